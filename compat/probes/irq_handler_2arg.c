@@ -1,0 +1,18 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * IRQAIO_HAVE_IRQ_HANDLER_2ARG: request_irq() takes
+ * irqreturn_t (*)(int irq, void *dev_id).
+ * Linux 2.6.19: the pt_regs argument was dropped (commit 7d12e780e003).
+ */
+#include <linux/interrupt.h>
+
+static irqreturn_t irqaio_probe_handler(int irq, void *dev_id)
+{
+	return IRQ_HANDLED;
+}
+
+int irqaio_probe(void);
+int irqaio_probe(void)
+{
+	return request_irq(0, irqaio_probe_handler, 0, "probe", NULL);
+}

@@ -1,0 +1,58 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared helpers for the qemu/ scripts: cache location, timed steps, package set-up.
+# Sourced, not executed.
+
+# The cache lives outside the repository; IRQAIO_CACHE overrides it.
+IRQAIO_CACHE=${IRQAIO_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/irqaio-compat}
+IRQAIO_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+export IRQAIO_CACHE IRQAIO_TOP
+
+# Matrix entries in the order make check runs them.
+IRQAIO_KERNELS_ALL="deb11-5.10 deb12-6.1 deb12-6.12 patched-6.1"
+IRQAIO_KERNEL_DEFAULT=deb12-6.1
+
+log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+# timed DESCRIPTION CMD...: run a long step, say what it is and how long it took.
+timed() {
+	local what=$1 start rc=0
+	shift
+	start=$(date +%s)
+	log "$what ..."
+	"$@" || rc=$?
+	if [ "$rc" -eq 0 ]; then
+		log "$what: done in $(( $(date +%s) - start )) s"
+	else
+		log "$what: FAILED (rc=$rc) after $(( $(date +%s) - start )) s"
+	fi
+	return "$rc"
+}
+
+# ensure_packages PKG...: install the Debian packages that are missing.
+ensure_packages() {
+	local missing=() p
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	[ "$(id -u)" -eq 0 ] || die "missing packages: ${missing[*]} (run as root or install them)"
+	install_packages() {
+		apt-get update -q >/dev/null 2>&1 || true
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$@" >/dev/null ||
+			die "apt-get could not install: $* (is the Debian registry reachable?)"
+	}
+	timed "installing ${missing[*]}" install_packages "${missing[@]}"
+}
+
+# Host packages every build, boot and test needs.
+HOST_PACKAGES="qemu-system-x86 busybox-static libaio-dev kmod cpio gzip zstd xz-utils
+	bc bison flex libelf-dev libssl-dev make gcc libc6-dev python3 ca-certificates
+	debian-archive-keyring"
+
+ensure_host_packages() {
+	# shellcheck disable=SC2086
+	ensure_packages $HOST_PACKAGES
+}
+
+kernel_dir() { echo "$IRQAIO_CACHE/kernels/$1"; }
