@@ -1,0 +1,41 @@
+# SPDX-License-Identifier: GPL-2.0
+# Thin wrapper over "make -C $(KDIR) M=$(CURDIR)".
+#
+#   make                  build the demo modules for KERNEL (default deb12-6.1)
+#   make KDIR=/path       build against any prepared kernel tree
+#   make check            the whole matrix: build, boot, test (KERNELS="...")
+#   make run              boot the default kernel, load the demos, show a report
+#   make shell            interactive guest shell with the modules loaded
+#   make model-check      the historical (pre-2.6.19) API model, on the host
+#   make clean
+
+KERNEL ?= deb12-6.1
+KDIR ?= $(shell $(CURDIR)/qemu/fetch-kernel $(KERNEL))/kdir
+FEATURES := compat/generated/irqaio_features.h
+
+all: modules
+
+modules: features
+	$(MAKE) -C $(KDIR) M=$(CURDIR) IRQAIO_TOP=$(CURDIR) modules
+
+# Re-probes only when the tree or the probes changed (conftest.sh decides).
+features:
+	@$(CURDIR)/compat/conftest.sh --kdir $(KDIR) --out $(FEATURES)
+
+clean:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) IRQAIO_TOP=$(CURDIR) clean
+	$(RM) -r compat/generated
+
+check:
+	$(CURDIR)/qemu/check $(KERNELS)
+
+run:
+	$(CURDIR)/qemu/demo-run
+
+shell:
+	$(CURDIR)/qemu/check --shell $(KERNEL)
+
+model-check:
+	$(MAKE) -C model check
+
+.PHONY: all modules features clean check run shell model-check

@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * irq_compat.h - one interrupt/NMI handler source for both handler prototypes
+ *
+ * Linux 2.6.19 (commit 7d12e780e003, "IRQ: Maintain regs pointer globally
+ * rather than passing to IRQ handlers") dropped the struct pt_regs argument of
+ * interrupt handlers; code that needs the interrupted registers calls
+ * get_irq_regs(). x86 NMI handlers still receive the registers as an argument
+ * on stock kernels; this project's core-patch/ series replays the 2.6.19
+ * change there. Both prototypes therefore exist with the same
+ * LINUX_VERSION_CODE, so everything below is decided by compile probes
+ * (compat/probes/, run by compat/conftest.sh against the target tree), never
+ * by version numbers.
+ *
+ * A driver writes:
+ *
+ *	static IRQ_COMPAT_HANDLER(foo_isr, irq, dev_id)
+ *	{
+ *		struct pt_regs *regs = irq_compat_regs();
+ *		...
+ *	}
+ *
+ *	static NMI_COMPAT_HANDLER(foo_nmi, type)
+ *	{
+ *		struct pt_regs *regs = irq_compat_regs();
+ *		...
+ *	}
+ *
+ * and passes foo_isr to request_irq() and foo_nmi to register_nmi_handler()
+ * unchanged: each macro produces exactly the target tree's prototype, so no
+ * function pointer is ever cast between prototypes (that is undefined
+ * behaviour and traps under kCFI).
+ */
+#ifndef IRQ_COMPAT_H
+#define IRQ_COMPAT_H
+
+#include <linux/interrupt.h>
+#include <irqaio_features.h>
+
+#if defined(IRQAIO_HAVE_IRQ_HANDLER_2ARG) && defined(IRQAIO_HAVE_IRQ_HANDLER_3ARG)
+#error "irq_compat: both IRQ handler prototypes probed as valid; probe results are inconsistent"
+#endif
+
+/*
+ * The name of the registers argument in handlers whose prototype carries one.
+ * Where no handler argument by this name is in scope, the same identifier
+ * names the enumerator below, whose type (int) tells irq_compat_regs() to
+ * call get_irq_regs() instead. The choice is made by _Generic at compile time,
+ * so both spellings produce the same code as a hand-written handler.
+ */
+enum { irq_compat_regs_arg = 0 };
+
+#if defined(IRQAIO_HAVE_IRQ_HANDLER_2ARG)
+/* Linux 2.6.19+: irqreturn_t (*)(int, void *) (commit 7d12e780e003). */
+#define IRQAIO_IRQ_HANDLER_ARGS 2
+/**
+ * IRQ_COMPAT_HANDLER() - declare an interrupt handler with the tree's prototype
+ * @name: function name, passed to request_irq() as is
+ * @irq: name of the interrupt number parameter
+ * @dev_id: name of the cookie parameter
+ *
+ * Expands to the function's declarator; put ``static`` before it and the
+ * body after it. Inside the body, irq_compat_regs() gives the interrupted
+ * registers.
+ */
+#define IRQ_COMPAT_HANDLER(name, irq, dev_id) \
+	irqreturn_t name(int irq, void *dev_id)
+#elif defined(IRQAIO_HAVE_IRQ_HANDLER_3ARG)
+/* Linux 2.6.18 and older: irqreturn_t (*)(int, void *, struct pt_regs *). */
+#define IRQAIO_IRQ_HANDLER_ARGS 3
+#define IRQ_COMPAT_HANDLER(name, irq, dev_id) \
+	irqreturn_t name(int irq, void *dev_id, struct pt_regs *irq_compat_regs_arg)
+#else
+#error "irq_compat: unknown IRQ handler prototype: neither the 2- nor the 3-argument probe compiled"
+#endif
+
+#if defined(IRQAIO_HAVE_GET_IRQ_REGS)
+#include <asm/irq_regs.h>
+#if defined(IRQAIO_HAVE_GET_IRQ_REGS_EXPORTED)
+/* Linux 2.6.19+: the per-CPU pointer, set by the IRQ entry code. */
+#define irq_compat_get_irq_regs() get_irq_regs()
+#else
+/* The tree has get_irq_regs() but does not export it: fail only where used. */
+struct pt_regs *irq_compat_no_get_irq_regs(void)
+	__attribute__((__error__("get_irq_regs() is not exported to modules by this kernel")));
+#define irq_compat_get_irq_regs() irq_compat_no_get_irq_regs()
+#endif
+#elif defined(IRQAIO_HAVE_IRQ_HANDLER_2ARG)
+#error "irq_compat: 2-argument IRQ handlers but no get_irq_regs(): unknown kernel"
+#else
+/*
+ * Before 2.6.19 there is no get_irq_regs(); only the handler argument
+ * exists, so irq_compat_regs() outside a compat handler is an error. The
+ * declaration keeps the (never selected) _Generic branch valid C.
+ */
+struct pt_regs *irq_compat_regs_outside_handler(void)
+	__attribute__((__error__("irq_compat_regs() used outside IRQ_COMPAT_HANDLER()")));
+#define irq_compat_get_irq_regs() irq_compat_regs_outside_handler()
+#endif
+
+/**
+ * irq_compat_regs() - the interrupted context's registers, inside a handler
+ *
+ * In a handler declared with IRQ_COMPAT_HANDLER() or NMI_COMPAT_HANDLER():
+ * the registers argument where the tree's prototype has one (IRQ handlers
+ * before 2.6.19, x86 NMI handlers on stock kernels), get_irq_regs() where it
+ * does not (IRQ handlers since 2.6.19; NMI handlers on a kernel carrying
+ * core-patch/, whose NMI entry sets the pointer with set_irq_regs()).
+ *
+ * Valid in hard-IRQ and NMI context only; in an NMI that interrupted an IRQ
+ * handler it is the NMI's registers. Not valid in threaded handlers or
+ * process context (get_irq_regs() is then stale or NULL).
+ *
+ * Return: struct pt_regs pointer; user_mode() tells who was interrupted.
+ */
+#define irq_compat_regs()						\
+	_Generic(irq_compat_regs_arg,					\
+		 struct pt_regs *: irq_compat_regs_arg,			\
+		 default: irq_compat_get_irq_regs())
+
+#if defined(IRQAIO_HAVE_NMI_HANDLER_REGS) && defined(IRQAIO_HAVE_NMI_HANDLER_NOREGS)
+#error "irq_compat: both NMI handler prototypes probed as valid; probe results are inconsistent"
+#endif
+
+#if defined(IRQAIO_HAVE_NMI_HANDLER_REGS)
+#include <asm/nmi.h>
+/* Linux 3.2+ stock x86: int (*)(unsigned int, struct pt_regs *) (commit c9126b2ee8ad). */
+#define IRQAIO_NMI_HANDLER_ARGS 2
+#if defined(NMI_HANDLER_NO_REGS)
+#error "irq_compat: <asm/nmi.h> says NMI_HANDLER_NO_REGS but the probe found the regs prototype"
+#endif
+/**
+ * NMI_COMPAT_HANDLER() - declare an x86 NMI handler with the tree's prototype
+ * @name: function name, passed to register_nmi_handler() as is
+ * @type: name of the NMI type parameter (NMI_LOCAL, NMI_UNKNOWN, ...)
+ *
+ * Expands to the declarator; irq_compat_regs() works in the body.
+ */
+#define NMI_COMPAT_HANDLER(name, type) \
+	int name(unsigned int type, struct pt_regs *irq_compat_regs_arg)
+#elif defined(IRQAIO_HAVE_NMI_HANDLER_NOREGS)
+#include <asm/nmi.h>
+/*
+ * core-patch/ on Debian 6.1: int (*)(unsigned int); the NMI entry keeps the
+ * registers with set_irq_regs(). That series also defines
+ * NMI_HANDLER_NO_REGS; the probe, not the macro, decides here.
+ */
+#define IRQAIO_NMI_HANDLER_ARGS 1
+#define NMI_COMPAT_HANDLER(name, type) \
+	int name(unsigned int type)
+#elif defined(CONFIG_X86)
+#error "irq_compat: unknown x86 NMI handler prototype: neither NMI probe compiled"
+#endif /* NMI handler prototype */
+
+#endif /* IRQ_COMPAT_H */

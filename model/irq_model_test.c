@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * MODEL, not a kernel. Compiles compat/irq_compat.h against the historical
+ * interrupt API of each modelled world (model/worlds/) and runs a handler
+ * through the model's do_IRQ(): the old-world branches of the shim, which no
+ * kernel we can boot still has, are compiled and exercised here.
+ */
+#include <stdio.h>
+#include <irq_compat.h>
+#include "model_ktap.h"
+
+static struct pt_regs *seen_regs;
+static void *seen_dev;
+static int seen_irq;
+
+static IRQ_COMPAT_HANDLER(model_isr, irq, dev_id)
+{
+	seen_regs = irq_compat_regs();
+	seen_dev = dev_id;
+	seen_irq = irq;
+	return IRQ_HANDLED;
+}
+
+/* The macro must yield exactly the world's prototype: no casts anywhere. */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(2, 6, 19)
+_Static_assert(IRQAIO_IRQ_HANDLER_ARGS == 3, "2.6.18: 3-argument handlers");
+_Static_assert(__builtin_types_compatible_p(__typeof__(&model_isr),
+		irqreturn_t (*)(int, void *, struct pt_regs *)),
+	       "IRQ_COMPAT_HANDLER must give the 2.6.18 prototype");
+#else
+_Static_assert(IRQAIO_IRQ_HANDLER_ARGS == 2, "2.6.19: 2-argument handlers");
+_Static_assert(__builtin_types_compatible_p(__typeof__(&model_isr),
+		irqreturn_t (*)(int, void *)),
+	       "IRQ_COMPAT_HANDLER must give the 2.6.19 prototype");
+_Static_assert(__builtin_types_compatible_p(__typeof__(&model_isr), irq_handler_t),
+	       "IRQ_COMPAT_HANDLER must give irq_handler_t");
+#endif
+_Static_assert(__builtin_types_compatible_p(__typeof__(model_do_irq(0, NULL)), irqreturn_t),
+	       "model sanity");
+
+static int cookie;
+
+static int test_request_and_deliver(void)
+{
+	struct pt_regs kregs = { .ip = 0xc0101234, .cs = 0x60 };
+	struct pt_regs uregs = { .ip = 0x08048000, .cs = 0x73 };
+
+	MODEL_EXPECT(request_irq(5, model_isr, IRQF_SHARED, "model", &cookie) == 0);
+	MODEL_EXPECT(model_do_irq(5, &kregs) == IRQ_HANDLED);
+	MODEL_EXPECT(seen_regs == &kregs);
+	MODEL_EXPECT(seen_dev == &cookie && seen_irq == 5);
+	MODEL_EXPECT(!user_mode(seen_regs));
+	MODEL_EXPECT(model_do_irq(5, &uregs) == IRQ_HANDLED);
+	MODEL_EXPECT(seen_regs == &uregs && user_mode(seen_regs));
+	MODEL_EXPECT(instruction_pointer(seen_regs) == 0x08048000);
+	free_irq(5, &cookie);
+	MODEL_EXPECT(model_do_irq(5, &kregs) == IRQ_NONE);
+	return 0;
+}
+
+static int test_features(void)
+{
+#if LINUX_VERSION_CODE < KERNEL_VERSION(2, 6, 19)
+	MODEL_EXPECT(!IS_DEFINED_GET_IRQ_REGS);
+#else
+	MODEL_EXPECT(IS_DEFINED_GET_IRQ_REGS);
+#endif
+	return 0;
+}
+
+int main(void)
+{
+	static const struct model_test tests[] = {
+		{ "irq_request_and_deliver", test_request_and_deliver },
+		{ "irq_probed_features", test_features },
+	};
+
+	return model_ktap_run("irq_model " MODEL_WORLD, tests,
+			      sizeof(tests) / sizeof(tests[0]));
+}

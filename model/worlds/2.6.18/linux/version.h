@@ -1,0 +1,7 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* MODEL, not a kernel: the historical API world of Linux 2.6.18. */
+#ifndef MODEL_LINUX_VERSION_H
+#define MODEL_LINUX_VERSION_H
+#define KERNEL_VERSION(a, b, c) (((a) << 16) + ((b) << 8) + (c))
+#define LINUX_VERSION_CODE 132626 /* 2.6.18 */
+#endif

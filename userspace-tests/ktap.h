@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ktap.h - a small KTAP runner for the in-guest tests, in the manner of
+ * tools/testing/selftests/kselftest_harness.h: every test runs in a forked
+ * child with a timeout; a test returns KTAP_PASS, KTAP_FAIL or KTAP_SKIP and
+ * explains itself with ktap_diag(). The program exits 0 when nothing failed,
+ * 1 when something failed, 4 when everything was skipped.
+ */
+#ifndef IRQAIO_KTAP_H
+#define IRQAIO_KTAP_H
+
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+enum { KTAP_PASS = 0, KTAP_FAIL = 1, KTAP_SKIP = 4 };
+
+struct ktap_test {
+	const char *name;
+	int (*fn)(void);
+	unsigned int timeout_s;
+};
+
+static inline void ktap_diag(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("# ", stdout);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	fputc('\n', stdout);
+	fflush(stdout);
+}
+
+/* Fail the current test with a message naming the place. */
+#define KTAP_EXPECT(cond, ...)						\
+	do {								\
+		if (!(cond)) {						\
+			ktap_diag("%s:%d: expected %s", __FILE__, __LINE__, #cond); \
+			ktap_diag(__VA_ARGS__);				\
+			return KTAP_FAIL;				\
+		}							\
+	} while (0)
+
+/* The kernel this guest runs, as the host named it (qemu/run). */
+static inline const char *ktap_kernel(void)
+{
+	const char *k = getenv("IRQAIO_KERNEL");
+
+	return k ? k : "unknown";
+}
+
+static inline int ktap_run_one(const struct ktap_test *t)
+{
+	int status;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		return KTAP_FAIL;
+	if (pid == 0) {
+		alarm(t->timeout_s ? t->timeout_s : 60);
+		_exit(t->fn());
+	}
+	if (waitpid(pid, &status, 0) < 0)
+		return KTAP_FAIL;
+	if (WIFSIGNALED(status)) {
+		ktap_diag("%s: killed by signal %d%s", t->name, WTERMSIG(status),
+			  WTERMSIG(status) == SIGALRM ? " (timeout)" : "");
+		return KTAP_FAIL;
+	}
+	return WEXITSTATUS(status);
+}
+
+static inline int ktap_main(const char *suite, const struct ktap_test *tests,
+			    size_t n)
+{
+	size_t i, pass = 0, fail = 0, skip = 0;
+
+	printf("KTAP version 1\n# %s on %s\n1..%zu\n", suite, ktap_kernel(), n);
+	for (i = 0; i < n; i++) {
+		int r = ktap_run_one(&tests[i]);
+
+		if (r == KTAP_PASS) {
+			pass++;
+			printf("ok %zu %s\n", i + 1, tests[i].name);
+		} else if (r == KTAP_SKIP) {
+			skip++;
+			printf("ok %zu %s # SKIP\n", i + 1, tests[i].name);
+		} else {
+			fail++;
+			printf("not ok %zu %s\n", i + 1, tests[i].name);
+		}
+		fflush(stdout);
+	}
+	printf("# %s: %zu pass, %zu fail, %zu skip\n", suite, pass, fail, skip);
+	if (fail)
+		return 1;
+	return pass ? 0 : 4;
+}
+
+#define KTAP_TEST(fn, timeout) { #fn, fn, timeout }
+#define KTAP_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+#endif /* IRQAIO_KTAP_H */
