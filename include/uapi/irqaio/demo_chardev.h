@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * demo_chardev.h - interface of drivers/demo_chardev shared with userspace
+ *
+ * Two misc devices, one RAM store each:
+ *   /dev/demo_chardev         read/write/llseek, readv/writev and io_submit
+ *                             (IOCB_CMD_PREAD[V]/PWRITE[V]) through
+ *                             compat/aio_compat.h
+ *   /dev/demo_chardev_legacy  only ->read/->write: io_submit answers EINVAL on
+ *                             stock kernels; a kernel with core-patch/ serves
+ *                             it through a synchronous fallback
+ */
+#ifndef _UAPI_IRQAIO_DEMO_CHARDEV_H
+#define _UAPI_IRQAIO_DEMO_CHARDEV_H
+
+#include <linux/ioctl.h>
+#include <linux/types.h>
+
+#define DEMO_CHARDEV_NAME		"demo_chardev"
+#define DEMO_CHARDEV_LEGACY_NAME	"demo_chardev_legacy"
+#define DEMO_CHARDEV_PATH		"/dev/" DEMO_CHARDEV_NAME
+#define DEMO_CHARDEV_LEGACY_PATH	"/dev/" DEMO_CHARDEV_LEGACY_NAME
+
+/*
+ * How a request reached the driver's single data path (the shape the
+ * compat helper found); counted per device since load.
+ */
+enum demo_chardev_path {
+	DEMO_CHARDEV_PATH_BUF = 0,	/* one user buffer (->read/->write, 2.6.18 aio_read) */
+	DEMO_CHARDEV_PATH_IOVEC = 1,	/* iovec array (ITER_IOVEC, 2.6.19 aio_read) */
+	DEMO_CHARDEV_PATH_UBUF = 2,	/* ITER_UBUF (Linux 6.0+) */
+	DEMO_CHARDEV_PATH_OTHER = 3,	/* kernel-backed iov_iter: refused with EINVAL */
+	DEMO_CHARDEV_NR_PATHS = 4,
+};
+
+struct demo_chardev_stats {
+	__u64 requests[DEMO_CHARDEV_NR_PATHS];	/* indexed by enum demo_chardev_path */
+	__u64 segments;		/* user segments handed to the data path */
+	__u64 eagain;		/* requests refused because they would block */
+	__u64 interrupted;	/* requests cut short by a signal */
+};
+
+#define DEMO_CHARDEV_IOC_MAGIC		0xD7
+
+/* Size of the RAM store in bytes (module parameter size_kb). */
+#define DEMO_CHARDEV_IOC_GET_SIZE	_IOR(DEMO_CHARDEV_IOC_MAGIC, 0, __u64)
+/*
+ * Throttle this open file: every later request on it sleeps this many
+ * milliseconds (interruptibly, before taking the lock) before it moves data;
+ * 0 turns it off. A throttled request that may not block (O_NONBLOCK on the
+ * file, or RWF_NOWAIT / IOCB_NOWAIT on the request) fails with EAGAIN
+ * instead, having moved nothing. A signal during the sleep ends the request
+ * with ERESTARTSYS (EINTR for a handler without SA_RESTART).
+ */
+#define DEMO_CHARDEV_IOC_SET_THROTTLE	_IOW(DEMO_CHARDEV_IOC_MAGIC, 1, __u32)
+/* Per-device counters since load (struct demo_chardev_stats). */
+#define DEMO_CHARDEV_IOC_GET_STATS	_IOR(DEMO_CHARDEV_IOC_MAGIC, 2, struct demo_chardev_stats)
+
+#endif /* _UAPI_IRQAIO_DEMO_CHARDEV_H */

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * demo_irqdev user interface: one misc device per QEMU edu device,
+ * /dev/demo_irqdev<N>. Shared by the driver and the in-guest tests.
+ */
+#ifndef _UAPI_IRQAIO_DEMO_IRQDEV_H
+#define _UAPI_IRQAIO_DEMO_IRQDEV_H
+
+#include <linux/ioctl.h>
+#include <linux/types.h>
+
+#define DEMO_IRQDEV_NAME "demo_irqdev"
+
+/* DEMO_IRQDEV_IOC_FIRE / _FIRE_NMI: raise @count interrupts (NMIs), one at a time. */
+struct demo_irqdev_fire {
+	__u32 count;		/* in: how many; at most DEMO_IRQDEV_MAX_FIRE */
+	__u32 flags;		/* in: DEMO_IRQDEV_FIRE_* */
+	__u32 timeout_ms;	/* in: per interrupt; 0 means 1000 */
+	__u32 done;		/* out: how many were handled */
+};
+
+#define DEMO_IRQDEV_MAX_FIRE		1000000
+/* In the IRQ handler, raise a self-NMI and check get_irq_regs() after it. */
+#define DEMO_IRQDEV_FIRE_NESTED_NMI	(1U << 0)
+#define DEMO_IRQDEV_FIRE_FLAGS		DEMO_IRQDEV_FIRE_NESTED_NMI
+
+/* DEMO_IRQDEV_IOC_FACTORIAL: the edu device computes n!, interrupting when done. */
+struct demo_irqdev_factorial {
+	__u32 n;		/* in */
+	__u32 timeout_ms;	/* in: 0 means 1000 */
+	__u32 result;		/* out: n! modulo 2^32, as the device computes it */
+	__u32 pad;
+};
+
+/* DEMO_IRQDEV_IOC_STATS: counters since the device was bound. */
+struct demo_irqdev_stats {
+	__u64 irq_handled;	/* handler calls that found a cause */
+	__u64 irq_none;		/* handler calls with status 0 (IRQ_NONE) */
+	__u64 raise_irqs;	/* causes: software raise (bits 8..31) */
+	__u64 fact_irqs;	/* causes: factorial done (bit 0) */
+	__u64 regs_null;	/* handler calls where irq_compat_regs() was NULL */
+	__u64 regs_user;	/* ... interrupted user mode */
+	__u64 regs_kernel;	/* ... interrupted kernel mode */
+	__u64 last_ip;		/* instruction pointer of the last interrupted context */
+	__u64 nmi_handled;	/* NMIs this driver raised and claimed (all devices) */
+	__u64 nmi_regs_null;	/* ... where irq_compat_regs() was NULL */
+	__u64 nested_nmi_ok;	/* NMI inside the IRQ handler left its regs intact */
+	__u64 nested_nmi_bad;	/* ... and where it did not */
+	__u32 irq;		/* Linux IRQ number */
+	__u32 irq_mode;		/* DEMO_IRQDEV_MODE_* */
+	__u32 irq_handler_args;	/* prototype the shim picked: 2 or 3 */
+	__u32 nmi_handler_args;	/* 2 (stock x86: regs) or 1 (patched), 0: no NMI */
+	char last_ip_sym[64];	/* last_ip as %pS */
+};
+
+#define DEMO_IRQDEV_MODE_INTX	1
+#define DEMO_IRQDEV_MODE_MSI	2
+
+#define DEMO_IRQDEV_IOC_MAGIC		'E'
+#define DEMO_IRQDEV_IOC_FIRE		_IOWR(DEMO_IRQDEV_IOC_MAGIC, 1, struct demo_irqdev_fire)
+#define DEMO_IRQDEV_IOC_FACTORIAL	_IOWR(DEMO_IRQDEV_IOC_MAGIC, 2, struct demo_irqdev_factorial)
+#define DEMO_IRQDEV_IOC_STATS		_IOR(DEMO_IRQDEV_IOC_MAGIC, 3, struct demo_irqdev_stats)
+#define DEMO_IRQDEV_IOC_FIRE_NMI	_IOWR(DEMO_IRQDEV_IOC_MAGIC, 4, struct demo_irqdev_fire)
+
+#endif /* _UAPI_IRQAIO_DEMO_IRQDEV_H */

@@ -1,0 +1,412 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * irqdev_test - in-guest tests of demo_irqdev on QEMU's edu devices.
+ *
+ * The harness boots with two edu devices whose INTx pins share one line and
+ * loads demo_irqdev.ko from /modules before this runs. Expected results are
+ * the same on every matrix kernel except the NMI handler prototype, which the
+ * compat probe must find as "with regs" on stock kernels and "without regs"
+ * on patched-6.1.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <glob.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <irqaio/demo_irqdev.h>
+#include "ktap.h"
+
+#define MODULE_PATH	"/modules/demo_irqdev.ko"
+#define DRIVER_DIR	"/sys/bus/pci/drivers/demo_irqdev"
+
+static int dev_open(int n)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/dev/" DEMO_IRQDEV_NAME "%d", n);
+	return open(path, O_RDWR);
+}
+
+static int get_stats(int fd, struct demo_irqdev_stats *s)
+{
+	return ioctl(fd, DEMO_IRQDEV_IOC_STATS, s);
+}
+
+static int fire(int fd, unsigned int count, unsigned int flags, unsigned int *done)
+{
+	struct demo_irqdev_fire f = { .count = count, .flags = flags };
+	int ret = ioctl(fd, DEMO_IRQDEV_IOC_FIRE, &f);
+
+	if (done)
+		*done = f.done;
+	return ret;
+}
+
+/* Fire @n interrupts on device 0 and check every counter moved by exactly n. */
+static int fire_exact(unsigned int n)
+{
+	struct demo_irqdev_stats a, b;
+	unsigned int done = 0;
+	int fd = dev_open(0);
+
+	KTAP_EXPECT(fd >= 0, "open /dev/demo_irqdev0: %s", strerror(errno));
+	KTAP_EXPECT(get_stats(fd, &a) == 0, "stats: %s", strerror(errno));
+	KTAP_EXPECT(fire(fd, n, 0, &done) == 0, "fire %u: %s", n, strerror(errno));
+	KTAP_EXPECT(get_stats(fd, &b) == 0, "stats: %s", strerror(errno));
+	KTAP_EXPECT(done == n, "done %u of %u", done, n);
+	KTAP_EXPECT(b.raise_irqs - a.raise_irqs == n, "raise_irqs moved by %llu, fired %u",
+		    (unsigned long long)(b.raise_irqs - a.raise_irqs), n);
+	KTAP_EXPECT(b.irq_handled - a.irq_handled == n, "irq_handled moved by %llu",
+		    (unsigned long long)(b.irq_handled - a.irq_handled));
+	ktap_diag("%u interrupts on irq %u (%s)", n, b.irq,
+		  b.irq_mode == DEMO_IRQDEV_MODE_MSI ? "MSI" : "INTx");
+	close(fd);
+	return KTAP_PASS;
+}
+
+static int irq_fire_1(void) { return fire_exact(1); }
+static int irq_fire_1000(void) { return fire_exact(1000); }
+static int irq_fire_100000(void) { return fire_exact(100000); }
+
+static int irq_factorial(void)
+{
+	static const struct { unsigned int n, expect; } cases[] = {
+		{ 0, 1 }, { 5, 120 }, { 10, 3628800 }, { 12, 479001600 },
+		{ 13, 1932053504 },	/* 13! mod 2^32: the device computes in 32 bits */
+	};
+	struct demo_irqdev_stats a, b;
+	size_t i;
+	int fd = dev_open(0);
+
+	KTAP_EXPECT(fd >= 0, "open: %s", strerror(errno));
+	KTAP_EXPECT(get_stats(fd, &a) == 0, "stats");
+	for (i = 0; i < KTAP_ARRAY_SIZE(cases); i++) {
+		struct demo_irqdev_factorial fa = { .n = cases[i].n };
+
+		KTAP_EXPECT(ioctl(fd, DEMO_IRQDEV_IOC_FACTORIAL, &fa) == 0,
+			    "factorial(%u): %s", cases[i].n, strerror(errno));
+		KTAP_EXPECT(fa.result == cases[i].expect, "%u! = %u, expected %u",
+			    cases[i].n, fa.result, cases[i].expect);
+	}
+	KTAP_EXPECT(get_stats(fd, &b) == 0, "stats");
+	KTAP_EXPECT(b.fact_irqs - a.fact_irqs == KTAP_ARRAY_SIZE(cases),
+		    "fact_irqs moved by %llu", (unsigned long long)(b.fact_irqs - a.fact_irqs));
+	close(fd);
+	return KTAP_PASS;
+}
+
+/* The interrupts we raise land while this thread sleeps in the kernel. */
+static int irq_regs_kernel_mode(void)
+{
+	struct demo_irqdev_stats a, b;
+	int fd = dev_open(0);
+
+	KTAP_EXPECT(fd >= 0, "open: %s", strerror(errno));
+	KTAP_EXPECT(get_stats(fd, &a) == 0, "stats");
+	KTAP_EXPECT(fire(fd, 200, 0, NULL) == 0, "fire: %s", strerror(errno));
+	KTAP_EXPECT(get_stats(fd, &b) == 0, "stats");
+	KTAP_EXPECT(b.regs_null == a.regs_null, "irq_compat_regs() was NULL %llu times",
+		    (unsigned long long)(b.regs_null - a.regs_null));
+	KTAP_EXPECT(b.regs_user == a.regs_user, "user mode reported %llu times",
+		    (unsigned long long)(b.regs_user - a.regs_user));
+	KTAP_EXPECT(b.regs_kernel - a.regs_kernel == 200, "kernel mode %llu of 200",
+		    (unsigned long long)(b.regs_kernel - a.regs_kernel));
+	KTAP_EXPECT(b.last_ip != 0, "no instruction pointer recorded");
+	ktap_diag("last interrupted at %s (ip %#llx)", b.last_ip_sym,
+		  (unsigned long long)b.last_ip);
+	close(fd);
+	return KTAP_PASS;
+}
+
+static int handler_prototypes(void)
+{
+	struct demo_irqdev_stats s;
+	unsigned int nmi_expect = strcmp(ktap_kernel(), "patched-6.1") ? 2 : 1;
+	int fd = dev_open(0);
+
+	KTAP_EXPECT(fd >= 0, "open: %s", strerror(errno));
+	KTAP_EXPECT(get_stats(fd, &s) == 0, "stats");
+	ktap_diag("IRQ handler: %u arguments; NMI handler: %u arguments (%s)",
+		  s.irq_handler_args, s.nmi_handler_args,
+		  s.nmi_handler_args == 2 ? "regs passed" : "regs via get_irq_regs()");
+	KTAP_EXPECT(s.irq_handler_args == 2, "IRQ handler args %u", s.irq_handler_args);
+	KTAP_EXPECT(s.nmi_handler_args == nmi_expect, "NMI handler args %u, expected %u on %s",
+		    s.nmi_handler_args, nmi_expect, ktap_kernel());
+	close(fd);
+	return KTAP_PASS;
+}
+
+static int nmi_self(void)
+{
+	struct demo_irqdev_fire f = { .count = 100 };
+	struct demo_irqdev_stats a, b;
+	int fd = dev_open(0);
+
+	KTAP_EXPECT(fd >= 0, "open: %s", strerror(errno));
+	KTAP_EXPECT(get_stats(fd, &a) == 0, "stats");
+	KTAP_EXPECT(ioctl(fd, DEMO_IRQDEV_IOC_FIRE_NMI, &f) == 0, "fire NMI: %s", strerror(errno));
+	KTAP_EXPECT(get_stats(fd, &b) == 0, "stats");
+	KTAP_EXPECT(f.done == 100, "NMIs done %u", f.done);
+	KTAP_EXPECT(b.nmi_handled - a.nmi_handled == 100, "NMIs handled %llu",
+		    (unsigned long long)(b.nmi_handled - a.nmi_handled));
+	KTAP_EXPECT(b.nmi_regs_null == a.nmi_regs_null, "irq_compat_regs() NULL in NMI");
+	close(fd);
+	return KTAP_PASS;
+}
+
+static int nmi_nested_in_irq(void)
+{
+	struct demo_irqdev_stats a, b;
+	unsigned int done = 0;
+	int fd = dev_open(0);
+
+	KTAP_EXPECT(fd >= 0, "open: %s", strerror(errno));
+	KTAP_EXPECT(get_stats(fd, &a) == 0, "stats");
+	KTAP_EXPECT(fire(fd, 200, DEMO_IRQDEV_FIRE_NESTED_NMI, &done) == 0,
+		    "fire nested: %s", strerror(errno));
+	KTAP_EXPECT(get_stats(fd, &b) == 0, "stats");
+	KTAP_EXPECT(done == 200, "done %u", done);
+	KTAP_EXPECT(b.nested_nmi_bad == a.nested_nmi_bad,
+		    "an NMI inside the IRQ handler changed its registers pointer %llu times",
+		    (unsigned long long)(b.nested_nmi_bad - a.nested_nmi_bad));
+	KTAP_EXPECT(b.nested_nmi_ok - a.nested_nmi_ok == 200, "nested checks %llu of 200",
+		    (unsigned long long)(b.nested_nmi_ok - a.nested_nmi_ok));
+	close(fd);
+	return KTAP_PASS;
+}
+
+static int two_devices(void)
+{
+	struct demo_irqdev_stats a0, a1, b0, b1;
+	int fd0 = dev_open(0), fd1 = dev_open(1);
+
+	KTAP_EXPECT(fd0 >= 0 && fd1 >= 0, "need two edu devices: %s", strerror(errno));
+	KTAP_EXPECT(get_stats(fd0, &a0) == 0 && get_stats(fd1, &a1) == 0, "stats");
+	KTAP_EXPECT(fire(fd0, 300, 0, NULL) == 0, "fire dev0");
+	KTAP_EXPECT(fire(fd1, 100, 0, NULL) == 0, "fire dev1");
+	KTAP_EXPECT(get_stats(fd0, &b0) == 0 && get_stats(fd1, &b1) == 0, "stats");
+	KTAP_EXPECT(b0.raise_irqs - a0.raise_irqs == 300, "dev0 raised %llu",
+		    (unsigned long long)(b0.raise_irqs - a0.raise_irqs));
+	KTAP_EXPECT(b1.raise_irqs - a1.raise_irqs == 100, "dev1 raised %llu",
+		    (unsigned long long)(b1.raise_irqs - a1.raise_irqs));
+	close(fd0);
+	close(fd1);
+	return KTAP_PASS;
+}
+
+static int sh(const char *cmd)
+{
+	int st = system(cmd);
+
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static int reload(const char *params)
+{
+	char cmd[256];
+
+	if (sh("rmmod demo_irqdev") != 0)
+		return -1;
+	snprintf(cmd, sizeof(cmd), "insmod " MODULE_PATH " %s", params);
+	return sh(cmd);
+}
+
+/*
+ * INTx with both devices on one line: an interrupt from device 0 also runs
+ * device 1's handler, which must find status 0, return IRQ_NONE and count
+ * nothing as handled.
+ */
+static int intx_shared_line(void)
+{
+	struct demo_irqdev_stats a0, a1, b0, b1;
+	int fd0, fd1, ret = KTAP_PASS;
+
+	KTAP_EXPECT(reload("force_intx=1") == 0, "reload with force_intx=1");
+	fd0 = dev_open(0);
+	fd1 = dev_open(1);
+	KTAP_EXPECT(fd0 >= 0 && fd1 >= 0, "open: %s", strerror(errno));
+	KTAP_EXPECT(get_stats(fd0, &a0) == 0 && get_stats(fd1, &a1) == 0, "stats");
+	KTAP_EXPECT(a0.irq_mode == DEMO_IRQDEV_MODE_INTX, "mode %u", a0.irq_mode);
+	KTAP_EXPECT(fire(fd0, 1000, 0, NULL) == 0, "fire: %s", strerror(errno));
+	KTAP_EXPECT(get_stats(fd0, &b0) == 0 && get_stats(fd1, &b1) == 0, "stats");
+	KTAP_EXPECT(b0.raise_irqs - a0.raise_irqs == 1000, "dev0 raised %llu",
+		    (unsigned long long)(b0.raise_irqs - a0.raise_irqs));
+	KTAP_EXPECT(b1.irq_handled == a1.irq_handled, "dev1 claimed dev0's interrupts");
+	if (a0.irq == a1.irq) {
+		ktap_diag("irq %u shared: dev1 returned IRQ_NONE %llu times", a0.irq,
+			  (unsigned long long)(b1.irq_none - a1.irq_none));
+		KTAP_EXPECT(b1.irq_none - a1.irq_none >= 1000, "dev1 IRQ_NONE %llu",
+			    (unsigned long long)(b1.irq_none - a1.irq_none));
+	} else {
+		ktap_diag("irqs %u and %u not shared: no spurious calls to check", a0.irq, a1.irq);
+		ret = KTAP_FAIL;	/* the harness places the devices to share a line */
+	}
+	close(fd0);
+	close(fd1);
+	KTAP_EXPECT(reload("") == 0, "reload with MSI");
+	return ret;
+}
+
+/* Bound devices by PCI address, as the sysfs directory lists them. */
+static int bound_devices(char bdf[][16], int max)
+{
+	glob_t g;
+	size_t i;
+	int n = 0;
+
+	if (glob(DRIVER_DIR "/0000:*", 0, NULL, &g))
+		return 0;
+	for (i = 0; i < g.gl_pathc && n < max; i++)
+		snprintf(bdf[n++], 16, "%s", strrchr(g.gl_pathv[i], '/') + 1);
+	globfree(&g);
+	return n;
+}
+
+static int write_file(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = write(fd, s, strlen(s));
+	close(fd);
+	return n == (ssize_t)strlen(s) ? 0 : -1;
+}
+
+static int unbind_bind_50(void)
+{
+	char bdf[4][16];
+	int i, k, n = bound_devices(bdf, 4);
+
+	KTAP_EXPECT(n >= 1, "no bound device");
+	for (i = 0; i < 50; i++) {
+		for (k = 0; k < n; k++)
+			KTAP_EXPECT(write_file(DRIVER_DIR "/unbind", bdf[k]) == 0,
+				    "unbind %s (round %d): %s", bdf[k], i, strerror(errno));
+		for (k = 0; k < n; k++)
+			KTAP_EXPECT(write_file(DRIVER_DIR "/bind", bdf[k]) == 0,
+				    "bind %s (round %d): %s", bdf[k], i, strerror(errno));
+	}
+	KTAP_EXPECT(bound_devices(bdf, 4) == n, "devices lost after 50 rounds");
+	for (k = 0; k < n; k++) {
+		int fd = dev_open(k);
+
+		KTAP_EXPECT(fd >= 0, "open dev%d after rebinding: %s", k, strerror(errno));
+		KTAP_EXPECT(fire(fd, 10, 0, NULL) == 0, "fire after rebinding");
+		close(fd);
+	}
+	return KTAP_PASS;
+}
+
+/* A child that fires interrupts until it is stopped; reports via exit code. */
+static pid_t start_firing(int *fdp)
+{
+	pid_t pid;
+	int fd = dev_open(0);
+
+	if (fd < 0)
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		unsigned int done = 0;
+		int ret = fire(fd, DEMO_IRQDEV_MAX_FIRE, 0, &done);
+
+		/* After unbind, the fd must answer ENODEV, not crash or hang. */
+		if (ret == 0 || errno == ENODEV || errno == EINTR) {
+			ret = fire(fd, 1, 0, NULL);
+			_exit(ret < 0 && errno == ENODEV ? 0 : 2);
+		}
+		_exit(1);
+	}
+	*fdp = fd;
+	return pid;
+}
+
+static int unbind_while_firing(void)
+{
+	char bdf[4][16];
+	int st, fd = -1;
+	pid_t pid;
+
+	KTAP_EXPECT(bound_devices(bdf, 4) >= 1, "no device");
+	pid = start_firing(&fd);
+	KTAP_EXPECT(pid > 0, "fork/open: %s", strerror(errno));
+	close(fd);
+	usleep(300000);
+	KTAP_EXPECT(write_file(DRIVER_DIR "/unbind", bdf[0]) == 0, "unbind: %s", strerror(errno));
+	KTAP_EXPECT(waitpid(pid, &st, 0) == pid, "wait");
+	KTAP_EXPECT(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+		    "the firing process saw something other than partial progress + ENODEV (%d)", st);
+	KTAP_EXPECT(write_file(DRIVER_DIR "/bind", bdf[0]) == 0, "rebind: %s", strerror(errno));
+	return fire_exact(10);
+}
+
+static int rmmod_while_firing(void)
+{
+	int st, fd = -1;
+	pid_t pid = start_firing(&fd);
+
+	KTAP_EXPECT(pid > 0, "fork/open: %s", strerror(errno));
+	usleep(300000);
+	/* An open file pins the module: rmmod must refuse, and nothing may break. */
+	KTAP_EXPECT(sh("rmmod demo_irqdev 2>/dev/null") != 0, "rmmod succeeded with the device open");
+	kill(pid, SIGKILL);
+	waitpid(pid, &st, 0);
+	close(fd);
+	KTAP_EXPECT(sh("rmmod demo_irqdev") == 0, "rmmod after the last close");
+	KTAP_EXPECT(sh("insmod " MODULE_PATH) == 0, "insmod again");
+	return fire_exact(10);
+}
+
+static int bad_input(void)
+{
+	struct demo_irqdev_fire f = { .count = DEMO_IRQDEV_MAX_FIRE + 1 };
+	int fd = dev_open(0);
+
+	KTAP_EXPECT(fd >= 0, "open: %s", strerror(errno));
+	KTAP_EXPECT(ioctl(fd, DEMO_IRQDEV_IOC_FIRE, &f) < 0 && errno == EINVAL, "huge count");
+	f.count = 1;
+	f.flags = 0x80000000;
+	KTAP_EXPECT(ioctl(fd, DEMO_IRQDEV_IOC_FIRE, &f) < 0 && errno == EINVAL, "bad flags");
+	f.flags = 0;
+	KTAP_EXPECT(ioctl(fd, DEMO_IRQDEV_IOC_FIRE_NMI, &(struct demo_irqdev_fire){
+		.count = 1, .flags = 1 }) < 0 && errno == EINVAL, "NMI flags");
+	KTAP_EXPECT(ioctl(fd, DEMO_IRQDEV_IOC_FIRE, NULL) < 0 && errno == EFAULT, "NULL arg");
+	KTAP_EXPECT(ioctl(fd, DEMO_IRQDEV_IOC_STATS, (void *)8) < 0 && errno == EFAULT,
+		    "bad pointer");
+	KTAP_EXPECT(ioctl(fd, _IO('E', 99)) < 0 && errno == ENOTTY, "unknown ioctl");
+	close(fd);
+	return KTAP_PASS;
+}
+
+int main(void)
+{
+	static const struct ktap_test tests[] = {
+		KTAP_TEST(handler_prototypes, 30),
+		KTAP_TEST(irq_fire_1, 30),
+		KTAP_TEST(irq_fire_1000, 60),
+		KTAP_TEST(irq_fire_100000, 240),
+		KTAP_TEST(irq_factorial, 30),
+		KTAP_TEST(irq_regs_kernel_mode, 30),
+		KTAP_TEST(nmi_self, 60),
+		KTAP_TEST(nmi_nested_in_irq, 60),
+		KTAP_TEST(two_devices, 60),
+		KTAP_TEST(intx_shared_line, 120),
+		KTAP_TEST(unbind_bind_50, 180),
+		KTAP_TEST(unbind_while_firing, 60),
+		KTAP_TEST(rmmod_while_firing, 60),
+		KTAP_TEST(bad_input, 30),
+	};
+
+	return ktap_main("irqdev", tests, KTAP_ARRAY_SIZE(tests));
+}
