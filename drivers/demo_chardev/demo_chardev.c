@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * demo_chardev - a misc character device over a RAM store, with one data
+ * path for read(2)/write(2), readv(2)/writev(2) and io_submit() with iovecs,
+ * whatever shape the kernel hands the request in (compat/aio_compat.h).
+ *
+ * Semantics:
+ * - The store is size_kb KiB of zeroed memory. A request at position pos
+ *   moves bytes [pos, pos + count) clipped to the store: reads at or past
+ *   the end return 0, reads across it return short; writes across the end
+ *   return short, writes at or past it fail with -ENOSPC.
+ * - read/write move f_pos; aio requests use the iocb's offset (ki_pos) and
+ *   never move f_pos (fs/aio.c does not write ki_pos back).
+ * - Each request is atomic against the others: it holds dev->lock (shared
+ *   for reads, exclusive for writes) from its first byte to its last.
+ * - Blocking: only a throttled file blocks (DEMO_CHARDEV_IOC_SET_THROTTLE:
+ *   each request sleeps before it takes the lock). A throttled request that
+ *   may not block (O_NONBLOCK file, RWF_NOWAIT/IOCB_NOWAIT request) returns
+ *   -EAGAIN having moved nothing. A signal during that sleep returns
+ *   -ERESTARTSYS; a signal between segments ends the request with the bytes
+ *   already done (partial progress), like drivers/char/mem.c.
+ * - Faults: the bytes done before the first fault, else -EFAULT.
+ *
+ * Built twice from this file: demo_chardev.ko (aio methods through the
+ * helper) and, with DEMO_CHARDEV_LEGACY, demo_chardev_legacy.ko (only
+ * ->read/->write, routed through the same handler as a single buffer).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/atomic.h>
+#include <linux/build_bug.h>
+#include <linux/delay.h>
+#include <linux/fs.h>
+#include <linux/miscdevice.h>
+#include <linux/module.h>
+#include <linux/rwsem.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <linux/vmalloc.h>
+#include <aio_compat.h>
+#include <irqaio/demo_chardev.h>
+
+#ifdef DEMO_CHARDEV_LEGACY
+#define DRV_NAME	DEMO_CHARDEV_LEGACY_NAME
+#else
+#define DRV_NAME	DEMO_CHARDEV_NAME
+#endif
+
+#define DEMO_CHARDEV_MAX_SIZE_KB	(64 * 1024)
+#define DEMO_CHARDEV_MAX_THROTTLE_MS	10000
+
+static unsigned int size_kb = 256;
+module_param(size_kb, uint, 0444);
+MODULE_PARM_DESC(size_kb, "size of the RAM store in KiB (1-65536, default 256)");
+
+/* The request shapes the helper reports are the paths the UAPI counts. */
+static_assert((int)AIO_COMPAT_SHAPE_BUF == DEMO_CHARDEV_PATH_BUF);
+static_assert((int)AIO_COMPAT_SHAPE_IOVEC == DEMO_CHARDEV_PATH_IOVEC);
+static_assert((int)AIO_COMPAT_SHAPE_UBUF == DEMO_CHARDEV_PATH_UBUF);
+static_assert((int)AIO_COMPAT_SHAPE_OTHER == DEMO_CHARDEV_PATH_OTHER);
+static_assert((int)AIO_COMPAT_NR_SHAPES == DEMO_CHARDEV_NR_PATHS);
+
+struct demo_chardev {
+	struct miscdevice misc;
+	/*
+	 * lock protects the contents of data[]: held shared by a read and
+	 * exclusive by a write for the whole request, so requests are atomic
+	 * against each other. Never taken in the fault path (no mmap), so
+	 * copy_{to,from}_user() under it cannot invert with mmap_lock.
+	 */
+	struct rw_semaphore lock;
+	u8 *data;
+	size_t size;		/* set at load, then constant */
+	/* Statistics; atomics, no lock. */
+	atomic64_t requests[DEMO_CHARDEV_NR_PATHS];
+	atomic64_t segments;
+	atomic64_t eagain;
+	atomic64_t interrupted;
+};
+
+/* Per open file. */
+struct demo_chardev_file {
+	struct demo_chardev *dev;
+	unsigned int throttle_ms;	/* READ_ONCE/WRITE_ONCE: set by ioctl */
+};
+
+static struct demo_chardev demo_chardev_dev;
+
+/* One user segment: the only place data moves. */
+static ssize_t demo_chardev_seg(struct aio_compat_req *req, void __user *ubuf,
+				size_t len, loff_t pos, void *priv)
+{
+	struct demo_chardev *dev = priv;
+	unsigned long left;
+	size_t n;
+
+	if (pos >= dev->size)
+		return req->write ? -ENOSPC : 0;
+	/* Between segments: give up with what is done, as mem.c does. */
+	if (pos != req->pos && signal_pending(current)) {
+		atomic64_inc(&dev->interrupted);
+		return -ERESTARTSYS;
+	}
+	atomic64_inc(&dev->segments);
+	n = min_t(size_t, len, dev->size - pos);
+	if (req->write)
+		left = copy_from_user(dev->data + pos, ubuf, n);
+	else
+		left = copy_to_user(ubuf, dev->data + pos, n);
+	if (left == n)
+		return -EFAULT;
+	return n - left;
+}
+
+/* One request, any shape: throttle, lock, walk the segments. */
+static ssize_t demo_chardev_rw(struct aio_compat_req *req)
+{
+	struct demo_chardev_file *df = req->file->private_data;
+	struct demo_chardev *dev = df->dev;
+	unsigned int throttle_ms = READ_ONCE(df->throttle_ms);
+	ssize_t ret;
+
+	atomic64_inc(&dev->requests[req->shape]);
+	if (throttle_ms) {
+		if (!aio_compat_may_block(req)) {
+			atomic64_inc(&dev->eagain);
+			return -EAGAIN;
+		}
+		if (msleep_interruptible(throttle_ms)) {
+			atomic64_inc(&dev->interrupted);
+			return -ERESTARTSYS;
+		}
+	}
+
+	if (req->write) {
+		if (down_write_killable(&dev->lock))
+			return -EINTR;
+		ret = aio_compat_for_each_seg(req, demo_chardev_seg, dev);
+		up_write(&dev->lock);
+	} else {
+		if (down_read_killable(&dev->lock))
+			return -EINTR;
+		ret = aio_compat_for_each_seg(req, demo_chardev_seg, dev);
+		up_read(&dev->lock);
+	}
+	return ret;
+}
+
+#ifdef DEMO_CHARDEV_LEGACY
+static ssize_t demo_chardev_read(struct file *file, char __user *buf,
+				 size_t len, loff_t *ppos)
+{
+	return aio_compat_rw_buf(file, buf, len, ppos, false, demo_chardev_rw);
+}
+
+static ssize_t demo_chardev_write(struct file *file, const char __user *buf,
+				  size_t len, loff_t *ppos)
+{
+	/* A data pointer cast: the handler only copies from it. */
+	return aio_compat_rw_buf(file, (void __user *)buf, len, ppos, true,
+				 demo_chardev_rw);
+}
+#else
+AIO_COMPAT_DEFINE_METHODS(demo_chardev, demo_chardev_rw);
+#endif
+
+static int demo_chardev_open(struct inode *inode, struct file *file)
+{
+	struct demo_chardev_file *df;
+
+	df = kzalloc(sizeof(*df), GFP_KERNEL);
+	if (!df)
+		return -ENOMEM;
+	df->dev = container_of(file->private_data, struct demo_chardev, misc);
+	file->private_data = df;
+#if defined(IRQAIO_HAVE_AIO_FMODE_NOWAIT) && !defined(DEMO_CHARDEV_LEGACY)
+	/* We honour IOCB_NOWAIT; without this aio refuses RWF_NOWAIT. */
+	file->f_mode |= FMODE_NOWAIT;
+#endif
+	return 0;
+}
+
+static int demo_chardev_release(struct inode *inode, struct file *file)
+{
+	kfree(file->private_data);
+	return 0;
+}
+
+static loff_t demo_chardev_llseek(struct file *file, loff_t offset, int whence)
+{
+	struct demo_chardev_file *df = file->private_data;
+
+	return fixed_size_llseek(file, offset, whence, df->dev->size);
+}
+
+static long demo_chardev_ioctl(struct file *file, unsigned int cmd,
+			       unsigned long arg)
+{
+	struct demo_chardev_file *df = file->private_data;
+	struct demo_chardev *dev = df->dev;
+	void __user *argp = (void __user *)arg;
+	struct demo_chardev_stats st = {};
+	u32 ms;
+	int i;
+
+	switch (cmd) {
+	case DEMO_CHARDEV_IOC_GET_SIZE:
+		return put_user((u64)dev->size, (u64 __user *)argp);
+	case DEMO_CHARDEV_IOC_SET_THROTTLE:
+		if (get_user(ms, (u32 __user *)argp))
+			return -EFAULT;
+		if (ms > DEMO_CHARDEV_MAX_THROTTLE_MS)
+			return -EINVAL;
+		WRITE_ONCE(df->throttle_ms, ms);
+		return 0;
+	case DEMO_CHARDEV_IOC_GET_STATS:
+		for (i = 0; i < DEMO_CHARDEV_NR_PATHS; i++)
+			st.requests[i] = atomic64_read(&dev->requests[i]);
+		st.segments = atomic64_read(&dev->segments);
+		st.eagain = atomic64_read(&dev->eagain);
+		st.interrupted = atomic64_read(&dev->interrupted);
+		return copy_to_user(argp, &st, sizeof(st)) ? -EFAULT : 0;
+	default:
+		return -ENOTTY;
+	}
+}
+
+static const struct file_operations demo_chardev_fops = {
+	.owner = THIS_MODULE,
+	.open = demo_chardev_open,
+	.release = demo_chardev_release,
+	.llseek = demo_chardev_llseek,
+#ifdef DEMO_CHARDEV_LEGACY
+	.read = demo_chardev_read,
+	.write = demo_chardev_write,
+#else
+	AIO_COMPAT_FOPS(demo_chardev),
+#endif
+	.unlocked_ioctl = demo_chardev_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+};
+
+static int __init demo_chardev_init(void)
+{
+	struct demo_chardev *dev = &demo_chardev_dev;
+	int ret;
+
+	if (!size_kb || size_kb > DEMO_CHARDEV_MAX_SIZE_KB) {
+		pr_err("size_kb=%u out of range 1-%u\n", size_kb,
+		       DEMO_CHARDEV_MAX_SIZE_KB);
+		return -EINVAL;
+	}
+	dev->size = (size_t)size_kb * 1024;
+	dev->data = vzalloc(dev->size);
+	if (!dev->data)
+		return -ENOMEM;
+	init_rwsem(&dev->lock);
+
+	dev->misc.minor = MISC_DYNAMIC_MINOR;
+	dev->misc.name = DRV_NAME;
+	dev->misc.fops = &demo_chardev_fops;
+	dev->misc.mode = 0666;
+	ret = misc_register(&dev->misc);
+	if (ret)
+		goto err_free_data;
+
+	pr_info("/dev/%s: %zu bytes, %s\n", DRV_NAME, dev->size,
+#ifdef DEMO_CHARDEV_LEGACY
+		"->read/->write only"
+#else
+		"aio through aio_compat"
+#endif
+		);
+	return 0;
+
+err_free_data:
+	vfree(dev->data);
+	return ret;
+}
+
+static void __exit demo_chardev_exit(void)
+{
+	struct demo_chardev *dev = &demo_chardev_dev;
+
+	misc_deregister(&dev->misc);
+	vfree(dev->data);
+}
+
+module_init(demo_chardev_init);
+module_exit(demo_chardev_exit);
+
+MODULE_DESCRIPTION("Demo misc device: one data path for read, readv and io_submit with iovecs");
+MODULE_LICENSE("GPL");
