@@ -474,6 +474,8 @@ static ssize_t prefix##_aio_compat_write(struct kiocb *iocb,		\
 	.write_iter = prefix##_aio_compat_write
 
 #else /* !IRQAIO_HAVE_AIO_READ_ITER */
+/* Before Linux 4.1, struct kiocb lives in <linux/aio.h>. */
+#include <linux/aio.h>
 
 static inline ssize_t aio_compat_for_each_seg(struct aio_compat_req *req,
 					      aio_compat_seg_fn fn, void *priv)

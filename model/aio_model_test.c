@@ -1,0 +1,362 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * MODEL, not a kernel. Compiles compat/aio_compat.h against the historical
+ * file_operations of each modelled world (model/worlds/) and drives a
+ * demo_chardev-like data path through the model's read(2), readv(2) and
+ * io_submit() (model/include/model/vfs.h): the single-buffer aio_read of
+ * 2.6.18 (plus ->readv) and the iovec aio_read of 2.6.19, which no kernel
+ * we can boot still has, are compiled and exercised here.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <linux/uaccess.h>
+#include <model/vfs.h>
+#include <aio_compat.h>
+#include "model_ktap.h"
+
+/* IS_DEFINED(IRQAIO_HAVE_X): 1 if the probe defined it (to 1), else 0. */
+#define MODEL_PLACEHOLDER_1 0,
+#define IS_DEFINED(x) IS_DEFINED_1(x)
+#define IS_DEFINED_1(val) IS_DEFINED_2(MODEL_PLACEHOLDER_##val)
+#define IS_DEFINED_2(arg1_or_junk) IS_DEFINED_3(arg1_or_junk 1, 0)
+#define IS_DEFINED_3(ignored, val, ...) val
+
+#define STORE_SIZE	4096
+
+static unsigned char store[STORE_SIZE];
+static unsigned long shape_count[AIO_COMPAT_NR_SHAPES];
+
+/* Every segment the helper handed to the data path. */
+struct seg_log {
+	char *ubuf;
+	size_t len;
+	loff_t pos;
+};
+static struct seg_log seg_log[UIO_MAXIOV + 8];
+static unsigned int nr_logged;
+static int bad_segment;		/* a zero-length or out-of-request segment */
+
+static ssize_t model_seg(struct aio_compat_req *req, void __user *ubuf, size_t len,
+			 loff_t pos, void *priv)
+{
+	unsigned char *data = priv;
+	unsigned long left;
+	size_t n;
+
+	if (len == 0 || pos < req->pos || (size_t)(pos - req->pos) + len > req->count)
+		bad_segment++;
+	if (nr_logged < sizeof(seg_log) / sizeof(seg_log[0]))
+		seg_log[nr_logged++] = (struct seg_log){ ubuf, len, pos };
+	if (pos >= STORE_SIZE)
+		return req->write ? -ENOSPC : 0;
+	n = len < (size_t)(STORE_SIZE - pos) ? len : (size_t)(STORE_SIZE - pos);
+	left = req->write ? copy_from_user(data + pos, ubuf, n) : copy_to_user(ubuf, data + pos, n);
+	if (left == n)
+		return -EFAULT;
+	return n - left;
+}
+
+static ssize_t model_rw(struct aio_compat_req *req)
+{
+	shape_count[req->shape]++;
+	if (req->file->private_data && !aio_compat_may_block(req))
+		return -EAGAIN;	/* "throttled" and must not block */
+	return aio_compat_for_each_seg(req, model_seg, store);
+}
+
+AIO_COMPAT_DEFINE_METHODS(model_dev, model_rw);
+
+static const struct file_operations model_fops = {
+	AIO_COMPAT_FOPS(model_dev),
+};
+
+/* The macros must yield exactly the world's prototypes: no casts anywhere. */
+#define SAME_TYPE(a, b) __builtin_types_compatible_p(__typeof__(a), __typeof__(b))
+_Static_assert(SAME_TYPE(&model_dev_aio_compat_read, model_fops.aio_read),
+	       "generated aio_read has the aio_read field's type");
+_Static_assert(SAME_TYPE(&model_dev_aio_compat_write, model_fops.aio_write),
+	       "generated aio_write has the aio_write field's type");
+#if LINUX_VERSION_CODE < KERNEL_VERSION(2, 6, 19)
+_Static_assert(__builtin_types_compatible_p(__typeof__(&model_dev_aio_compat_read),
+		ssize_t (*)(struct kiocb *, char __user *, size_t, loff_t)),
+	       "2.6.18: single-buffer aio_read");
+_Static_assert(__builtin_types_compatible_p(__typeof__(&model_dev_aio_compat_write),
+		ssize_t (*)(struct kiocb *, const char __user *, size_t, loff_t)),
+	       "2.6.18: single-buffer aio_write");
+_Static_assert(__builtin_types_compatible_p(__typeof__(&model_dev_aio_compat_readv),
+		ssize_t (*)(struct file *, const struct iovec *, unsigned long, loff_t *)),
+	       "2.6.18: readv method");
+_Static_assert(SAME_TYPE(&model_dev_aio_compat_writev, model_fops.writev),
+	       "2.6.18: writev method");
+#else
+_Static_assert(__builtin_types_compatible_p(__typeof__(&model_dev_aio_compat_read),
+		ssize_t (*)(struct kiocb *, const struct iovec *, unsigned long, loff_t)),
+	       "2.6.19: iovec aio_read");
+_Static_assert(__builtin_types_compatible_p(__typeof__(&model_dev_aio_compat_write),
+		ssize_t (*)(struct kiocb *, const struct iovec *, unsigned long, loff_t)),
+	       "2.6.19: iovec aio_write");
+#endif
+
+static struct file model_file;
+
+static void reset(void)
+{
+	model_file = (struct file){ .f_op = &model_fops };
+	memset(shape_count, 0, sizeof(shape_count));
+	nr_logged = 0;
+	bad_segment = 0;
+	model_set_fault_range(NULL, 0);
+}
+
+static void fill_pattern(unsigned char *p, size_t n, unsigned int seed)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		p[k] = (unsigned char)(seed * 131 + k * 7 + (k >> 8));
+}
+
+/* Single buffer: 2.6.18 hands it to aio_read as is, 2.6.19 wraps it. */
+static int test_read_write_single_buffer(void)
+{
+	unsigned char out[300], in[300];
+	loff_t pos = 100;
+
+	reset();
+	fill_pattern(out, sizeof(out), 1);
+	MODEL_EXPECT(model_vfs_rw(&model_file, 1, (char *)out, sizeof(out), &pos) == 300);
+	MODEL_EXPECT(pos == 400);
+	pos = 100;
+	MODEL_EXPECT(model_vfs_rw(&model_file, 0, (char *)in, sizeof(in), &pos) == 300);
+	MODEL_EXPECT(pos == 400 && !memcmp(in, out, sizeof(in)));
+	MODEL_EXPECT(nr_logged == 2 && seg_log[0].len == 300 && seg_log[0].pos == 100);
+#if LINUX_VERSION_CODE < KERNEL_VERSION(2, 6, 19)
+	MODEL_EXPECT(shape_count[AIO_COMPAT_SHAPE_BUF] == 2);
+#else
+	MODEL_EXPECT(shape_count[AIO_COMPAT_SHAPE_IOVEC] == 2);
+#endif
+	MODEL_EXPECT(!bad_segment && !*model_warnings());
+	return 0;
+}
+
+/* readv/writev: 2.6.18 through ->readv, 2.6.19 through aio_read(iov). */
+static int test_readv_writev_segments(void)
+{
+	unsigned char a[10], b[0x100], c[1], in[sizeof(a) + sizeof(b) + sizeof(c)];
+	unsigned char out[sizeof(in)];
+	struct iovec wv[4] = {
+		{ a, sizeof(a) }, { NULL, 0 }, { b, sizeof(b) }, { c, sizeof(c) },
+	};
+	struct iovec rv[1] = { { in, sizeof(in) } };
+	loff_t pos = 1000;
+
+	reset();
+	fill_pattern(a, sizeof(a), 2);
+	fill_pattern(b, sizeof(b), 3);
+	fill_pattern(c, sizeof(c), 4);
+	memcpy(out, a, sizeof(a));
+	memcpy(out + sizeof(a), b, sizeof(b));
+	memcpy(out + sizeof(a) + sizeof(b), c, sizeof(c));
+	MODEL_EXPECT(model_vfs_rwv(&model_file, 1, wv, 4, &pos) == (ssize_t)sizeof(out));
+	MODEL_EXPECT(pos == 1000 + (loff_t)sizeof(out));
+	/* the zero-length segment is skipped; positions follow the data */
+	MODEL_EXPECT(nr_logged == 3);
+	MODEL_EXPECT(seg_log[0].pos == 1000 && seg_log[0].len == sizeof(a));
+	MODEL_EXPECT(seg_log[1].pos == 1000 + (loff_t)sizeof(a) && seg_log[1].len == sizeof(b));
+	MODEL_EXPECT(seg_log[2].pos == 1000 + (loff_t)(sizeof(a) + sizeof(b)));
+	pos = 1000;
+	MODEL_EXPECT(model_vfs_rwv(&model_file, 0, rv, 1, &pos) == (ssize_t)sizeof(in));
+	MODEL_EXPECT(!memcmp(in, out, sizeof(in)));
+	MODEL_EXPECT(shape_count[AIO_COMPAT_SHAPE_IOVEC] == 2);
+#if LINUX_VERSION_CODE < KERNEL_VERSION(2, 6, 19)
+	/* Without ->readv, readv(2) would loop over ->read, which we lack. */
+	MODEL_EXPECT(model_fops.readv && model_fops.writev && !model_fops.read);
+#endif
+	MODEL_EXPECT(!bad_segment && !*model_warnings());
+	return 0;
+}
+
+/* io_submit(): ki_pos, not f_pos; PREADV exists only from 2.6.19 on. */
+static int test_io_submit(void)
+{
+	unsigned char out[64], in1[16], in2[48];
+	struct iovec rv[2] = { { in1, sizeof(in1) }, { in2, sizeof(in2) } };
+
+	reset();
+	model_file.f_pos = 7;
+	fill_pattern(out, sizeof(out), 5);
+	MODEL_EXPECT(model_io_submit_one(&model_file, IOCB_CMD_PWRITE, out, sizeof(out), 2000) == 64);
+#if LINUX_VERSION_CODE < KERNEL_VERSION(2, 6, 19)
+	MODEL_EXPECT(shape_count[AIO_COMPAT_SHAPE_BUF] == 1);
+	MODEL_EXPECT(model_io_submit_one(&model_file, IOCB_CMD_PREADV, rv, 2, 2000) == -EINVAL);
+	MODEL_EXPECT(nr_logged == 1);
+#else
+	MODEL_EXPECT(shape_count[AIO_COMPAT_SHAPE_IOVEC] == 1);
+	MODEL_EXPECT(model_io_submit_one(&model_file, IOCB_CMD_PREADV, rv, 2, 2000) == 64);
+	MODEL_EXPECT(!memcmp(in1, out, 16) && !memcmp(in2, out + 16, 48));
+	MODEL_EXPECT(shape_count[AIO_COMPAT_SHAPE_IOVEC] == 2);
+#endif
+	MODEL_EXPECT(model_file.f_pos == 7);
+	MODEL_EXPECT(!bad_segment && !*model_warnings());
+	return 0;
+}
+
+/* The helper's own limits, on direct method calls (no VFS checks first). */
+static int test_limits(void)
+{
+	static struct iovec iov[UIO_MAXIOV + 1];
+	static unsigned char buf[UIO_MAXIOV + 1];
+	size_t half = AIO_COMPAT_SSIZE_MAX / 2 + 1;
+	struct iovec wrap[2] = { { buf, half }, { buf, half } };
+	struct iovec huge[1] = { { buf, AIO_COMPAT_SSIZE_MAX + 1 } };
+	unsigned int k;
+
+	reset();
+	for (k = 0; k < UIO_MAXIOV + 1; k++)
+		iov[k] = (struct iovec){ buf + k, 1 };
+#if LINUX_VERSION_CODE < KERNEL_VERSION(2, 6, 19)
+	loff_t pos = 0;
+
+	MODEL_EXPECT(model_dev_aio_compat_readv(&model_file, iov, UIO_MAXIOV + 1, &pos) == -EINVAL);
+	MODEL_EXPECT(model_dev_aio_compat_readv(&model_file, wrap, 2, &pos) == -EINVAL);
+	MODEL_EXPECT(model_dev_aio_compat_readv(&model_file, huge, 1, &pos) == -EINVAL);
+	pos = -1;
+	MODEL_EXPECT(model_dev_aio_compat_readv(&model_file, iov, 1, &pos) == -EINVAL);
+	{
+		struct kiocb kiocb = { .ki_filp = &model_file };
+
+		MODEL_EXPECT(model_dev_aio_compat_read(&kiocb, (char *)buf, AIO_COMPAT_SSIZE_MAX + 1, 0) == -EINVAL);
+		MODEL_EXPECT(model_dev_aio_compat_read(&kiocb, (char *)buf, 1, -5) == -EINVAL);
+		MODEL_EXPECT(model_dev_aio_compat_read(&kiocb, (char *)buf, 2, AIO_COMPAT_LOFF_MAX) == -EINVAL);
+	}
+	MODEL_EXPECT(nr_logged == 0);
+	pos = 0;
+	MODEL_EXPECT(model_dev_aio_compat_readv(&model_file, iov, UIO_MAXIOV, &pos) == UIO_MAXIOV);
+#else
+	{
+		struct kiocb kiocb = { .ki_filp = &model_file };
+
+		MODEL_EXPECT(model_dev_aio_compat_read(&kiocb, iov, UIO_MAXIOV + 1, 0) == -EINVAL);
+		MODEL_EXPECT(model_dev_aio_compat_read(&kiocb, wrap, 2, 0) == -EINVAL);
+		MODEL_EXPECT(model_dev_aio_compat_read(&kiocb, huge, 1, 0) == -EINVAL);
+		MODEL_EXPECT(model_dev_aio_compat_read(&kiocb, iov, 1, -1) == -EINVAL);
+		MODEL_EXPECT(model_dev_aio_compat_read(&kiocb, iov, 2, AIO_COMPAT_LOFF_MAX) == -EINVAL);
+		MODEL_EXPECT(nr_logged == 0);
+		MODEL_EXPECT(model_dev_aio_compat_read(&kiocb, iov, UIO_MAXIOV, 0) == UIO_MAXIOV);
+		MODEL_EXPECT(kiocb.ki_pos == UIO_MAXIOV);
+	}
+	/* and the model kernel refuses 1025 before the driver sees it */
+	MODEL_EXPECT(model_io_submit_one(&model_file, IOCB_CMD_PREADV, iov, UIO_MAXIOV + 1, 0) == -EINVAL);
+#endif
+	MODEL_EXPECT(nr_logged == UIO_MAXIOV);
+	MODEL_EXPECT(!memcmp(buf, store, UIO_MAXIOV));
+	MODEL_EXPECT(!bad_segment && !*model_warnings());
+	return 0;
+}
+
+/* Faults: bytes done if any, else -EFAULT; nothing outside the segments. */
+static int test_partial_progress(void)
+{
+	static unsigned char user[4 * 256];
+	struct iovec rv[3] = {
+		{ user + 16, 100 }, { user + 256 + 16, 100 }, { user + 512 + 16, 100 },
+	};
+	loff_t pos = 0;
+	unsigned int k;
+
+	reset();
+	memset(store, 0xab, 512);
+	memset(user, 0x5a, sizeof(user));
+	/* second segment unmapped from its 40th byte */
+	model_set_fault_range(user + 256 + 16 + 40, 512);
+	MODEL_EXPECT(model_vfs_rwv(&model_file, 0, rv, 3, &pos) == 140);
+	MODEL_EXPECT(pos == 140);
+	/* first segment unmapped: nothing done, -EFAULT */
+	model_set_fault_range(user, 64);
+	pos = 0;
+	MODEL_EXPECT(model_vfs_rwv(&model_file, 0, rv, 3, &pos) == -EFAULT);
+	MODEL_EXPECT(pos == 0);
+	/* a fault in the last segment after the first two completed */
+	model_set_fault_range(user + 512, 256);
+	MODEL_EXPECT(model_vfs_rwv(&model_file, 1, rv, 3, &pos) == 200);
+	/* guard bytes around every segment untouched */
+	for (k = 0; k < sizeof(user); k++) {
+		size_t off = k % 256;
+
+		if (off < 16 || off >= 116)
+			MODEL_EXPECT(user[k] == 0x5a);
+	}
+	MODEL_EXPECT(!bad_segment && !*model_warnings());
+	return 0;
+}
+
+/* End of store: reads short then 0, writes short then -ENOSPC. */
+static int test_end_of_store(void)
+{
+	unsigned char buf[100];
+	loff_t pos = STORE_SIZE - 30;
+
+	reset();
+	memset(buf, 1, sizeof(buf));
+	MODEL_EXPECT(model_vfs_rw(&model_file, 1, (char *)buf, sizeof(buf), &pos) == 30);
+	MODEL_EXPECT(pos == STORE_SIZE);
+	MODEL_EXPECT(model_vfs_rw(&model_file, 1, (char *)buf, sizeof(buf), &pos) == -ENOSPC);
+	pos = STORE_SIZE - 10;
+	MODEL_EXPECT(model_vfs_rw(&model_file, 0, (char *)buf, sizeof(buf), &pos) == 10);
+	MODEL_EXPECT(model_vfs_rw(&model_file, 0, (char *)buf, sizeof(buf), &pos) == 0);
+	pos = STORE_SIZE + 500;
+	MODEL_EXPECT(model_vfs_rw(&model_file, 0, (char *)buf, sizeof(buf), &pos) == 0);
+	MODEL_EXPECT(pos == STORE_SIZE + 500);
+	MODEL_EXPECT(model_io_submit_one(&model_file, IOCB_CMD_PWRITE, buf, 10, STORE_SIZE) == -ENOSPC);
+	MODEL_EXPECT(!bad_segment && !*model_warnings());
+	return 0;
+}
+
+/* O_NONBLOCK on a "throttled" file: -EAGAIN, nothing moved. */
+static int test_nonblock(void)
+{
+	unsigned char buf[8] = { 0 };
+	loff_t pos = 0;
+	int throttled = 1;
+
+	reset();
+	model_file.private_data = &throttled;
+	model_file.f_flags = O_NONBLOCK;
+	MODEL_EXPECT(model_vfs_rw(&model_file, 0, (char *)buf, sizeof(buf), &pos) == -EAGAIN);
+	MODEL_EXPECT(pos == 0 && nr_logged == 0);
+	model_file.f_flags = 0;
+	MODEL_EXPECT(model_vfs_rw(&model_file, 0, (char *)buf, sizeof(buf), &pos) == 8);
+	return 0;
+}
+
+static int test_features(void)
+{
+#if LINUX_VERSION_CODE < KERNEL_VERSION(2, 6, 19)
+	MODEL_EXPECT(IS_DEFINED(IRQAIO_HAVE_AIO_READ_BUF) && IS_DEFINED(IRQAIO_HAVE_AIO_READV_METHOD));
+	MODEL_EXPECT(!IS_DEFINED(IRQAIO_HAVE_AIO_READ_IOVEC));
+#else
+	MODEL_EXPECT(IS_DEFINED(IRQAIO_HAVE_AIO_READ_IOVEC));
+	MODEL_EXPECT(!IS_DEFINED(IRQAIO_HAVE_AIO_READ_BUF) && !IS_DEFINED(IRQAIO_HAVE_AIO_READV_METHOD));
+#endif
+	MODEL_EXPECT(!IS_DEFINED(IRQAIO_HAVE_AIO_READ_ITER) && !IS_DEFINED(IRQAIO_HAVE_ITER_UBUF));
+	MODEL_EXPECT(!IS_DEFINED(IRQAIO_HAVE_ITER_IOV) && !IS_DEFINED(IRQAIO_HAVE_ITER_IOV_FIELD));
+	MODEL_EXPECT(!IS_DEFINED(IRQAIO_HAVE_AIO_IOCB_NOWAIT));
+	return 0;
+}
+
+int main(void)
+{
+	static const struct model_test tests[] = {
+		{ "aio_read_write_single_buffer", test_read_write_single_buffer },
+		{ "aio_readv_writev_segments", test_readv_writev_segments },
+		{ "aio_io_submit", test_io_submit },
+		{ "aio_limits", test_limits },
+		{ "aio_partial_progress", test_partial_progress },
+		{ "aio_end_of_store", test_end_of_store },
+		{ "aio_nonblock", test_nonblock },
+		{ "aio_probed_features", test_features },
+	};
+
+	return model_ktap_run("aio_model " MODEL_WORLD, tests,
+			      sizeof(tests) / sizeof(tests[0]));
+}

@@ -1,0 +1,11 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* MODEL, not a kernel: the error numbers the aio paths return. */
+#ifndef MODEL_LINUX_ERRNO_H
+#define MODEL_LINUX_ERRNO_H
+#define EIO		5
+#define EAGAIN		11
+#define EFAULT		14
+#define EINVAL		22
+#define ENOSPC		28
+#define ERESTARTSYS	512
+#endif

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * MODEL, not a kernel: struct file and the I/O methods of file_operations
+ * before and after Linux 2.6.19 (commits 027445c37282 and ee0b3e671baf), as
+ * the world's <linux/version.h> selects. No read_iter: that is Linux 3.16.
+ */
+#ifndef MODEL_LINUX_FS_H
+#define MODEL_LINUX_FS_H
+#include <linux/kernel.h>
+#include <linux/types.h>
+#include <linux/uio.h>
+
+#define O_NONBLOCK	00004000
+
+struct kiocb;
+struct file;
+
+struct file_operations {
+	loff_t (*llseek)(struct file *, loff_t, int);
+	ssize_t (*read)(struct file *, char __user *, size_t, loff_t *);
+	ssize_t (*write)(struct file *, const char __user *, size_t, loff_t *);
+#if LINUX_VERSION_CODE < KERNEL_VERSION(2, 6, 19)
+	/* Linux 2.6.18: one buffer per aio request. */
+	ssize_t (*aio_read)(struct kiocb *, char __user *, size_t, loff_t);
+	ssize_t (*aio_write)(struct kiocb *, const char __user *, size_t, loff_t);
+	ssize_t (*readv)(struct file *, const struct iovec *, unsigned long, loff_t *);
+	ssize_t (*writev)(struct file *, const struct iovec *, unsigned long, loff_t *);
+#else
+	/* Linux 2.6.19: vectored aio methods; readv/writev are gone. */
+	ssize_t (*aio_read)(struct kiocb *, const struct iovec *, unsigned long, loff_t);
+	ssize_t (*aio_write)(struct kiocb *, const struct iovec *, unsigned long, loff_t);
+#endif
+};
+
+struct file {
+	const struct file_operations *f_op;
+	unsigned int f_flags;
+	loff_t f_pos;
+	void *private_data;
+};
+#endif

@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * MODEL, not a kernel: what fs/read_write.c and fs/aio.c of the world did
+ * with a driver's methods, reduced to the calls and checks that matter to
+ * a char driver:
+ *
+ *   read(2)/write(2)     ->read, else do_sync_read(): a sync kiocb and
+ *                        ->aio_read (2.6.18: the buffer; 2.6.19: the buffer
+ *                        wrapped in one iovec); f_pos moves
+ *   readv(2)/writev(2)   rw_copy_check_uvector() (UIO_MAXIOV, no wrap), then
+ *                        2.6.18: ->readv, else ->read per segment;
+ *                        2.6.19: do_sync_readv_writev(): ->aio_read(iov)
+ *   io_submit()          PREAD/PWRITE: ->aio_read(buf) (2.6.18) or one
+ *                        wrapped iovec (2.6.19); PREADV/PWRITEV only in
+ *                        2.6.19. The kiocb is not sync and f_pos never moves.
+ */
+#ifndef MODEL_VFS_H
+#define MODEL_VFS_H
+#include <linux/aio.h>
+#include <linux/errno.h>
+#include <linux/fs.h>
+
+#define IOCB_CMD_PREAD		0
+#define IOCB_CMD_PWRITE		1
+#define IOCB_CMD_PREADV		7
+#define IOCB_CMD_PWRITEV	8
+
+/* rw_copy_check_uvector(): the kernel's own checks of an iovec array. */
+static inline ssize_t model_check_uvector(const struct iovec *iov, unsigned long nr)
+{
+	size_t total = 0;
+	unsigned long k;
+
+	if (nr > UIO_MAXIOV)
+		return -EINVAL;
+	for (k = 0; k < nr; k++) {
+		if ((ssize_t)iov[k].iov_len < 0 || (ssize_t)(total + iov[k].iov_len) < 0)
+			return -EINVAL;
+		total += iov[k].iov_len;
+	}
+	return total;
+}
+
+static inline ssize_t model_call_aio(struct file *file, struct kiocb *iocb, int write,
+				     char __user *buf, size_t len, loff_t pos)
+{
+	const struct file_operations *f = file->f_op;
+#if LINUX_VERSION_CODE < KERNEL_VERSION(2, 6, 19)
+	if (!(write ? (void *)f->aio_write : (void *)f->aio_read))
+		return -EINVAL;
+	return write ? f->aio_write(iocb, buf, len, pos) : f->aio_read(iocb, buf, len, pos);
+#else
+	struct iovec iov = { .iov_base = buf, .iov_len = len };
+
+	if (!(write ? (void *)f->aio_write : (void *)f->aio_read))
+		return -EINVAL;
+	return write ? f->aio_write(iocb, &iov, 1, pos) : f->aio_read(iocb, &iov, 1, pos);
+#endif
+}
+
+/* vfs_read()/vfs_write() with do_sync_read()/do_sync_write(). */
+static inline ssize_t model_vfs_rw(struct file *file, int write, char __user *buf,
+				   size_t len, loff_t *ppos)
+{
+	struct kiocb kiocb;
+	ssize_t ret;
+
+	if (!write && file->f_op->read)
+		return file->f_op->read(file, buf, len, ppos);
+	if (write && file->f_op->write)
+		return file->f_op->write(file, buf, len, ppos);
+	init_sync_kiocb(&kiocb, file);
+	kiocb.ki_pos = *ppos;
+	ret = model_call_aio(file, &kiocb, write, buf, len, kiocb.ki_pos);
+	*ppos = kiocb.ki_pos;
+	return ret;
+}
+
+/* do_readv_writev(). */
+static inline ssize_t model_vfs_rwv(struct file *file, int write, const struct iovec *iov,
+				    unsigned long nr, loff_t *ppos)
+{
+	const struct file_operations *f = file->f_op;
+	ssize_t ret = model_check_uvector(iov, nr);
+
+	if (ret <= 0)
+		return ret;
+#if LINUX_VERSION_CODE < KERNEL_VERSION(2, 6, 19)
+	if (write ? f->writev != NULL : f->readv != NULL)
+		return write ? f->writev(file, iov, nr, ppos) : f->readv(file, iov, nr, ppos);
+	if (!(write ? (void *)f->write : (void *)f->read))
+		return -EINVAL;
+	{	/* do_loop_readv_writev(): ->read/->write per segment */
+		ssize_t done = 0;
+		unsigned long k;
+
+		for (k = 0; k < nr; k++) {
+			ssize_t n = write ? f->write(file, iov[k].iov_base, iov[k].iov_len, ppos) :
+					    f->read(file, iov[k].iov_base, iov[k].iov_len, ppos);
+			if (n < 0)
+				return done ? done : n;
+			done += n;
+			if ((size_t)n < iov[k].iov_len)
+				break;
+		}
+		return done;
+	}
+#else
+	{	/* do_sync_readv_writev() */
+		struct kiocb kiocb;
+
+		if (!(write ? (void *)f->aio_write : (void *)f->aio_read))
+			return -EINVAL;
+		init_sync_kiocb(&kiocb, file);
+		kiocb.ki_pos = *ppos;
+		ret = write ? f->aio_write(&kiocb, iov, nr, kiocb.ki_pos) :
+			      f->aio_read(&kiocb, iov, nr, kiocb.ki_pos);
+		*ppos = kiocb.ki_pos;
+		return ret;
+	}
+#endif
+}
+
+/*
+ * One io_submit() iocb, completed during submission (as a synchronous
+ * driver does): returns the event's res, or the submission error.
+ * @buf is the buffer (PREAD/PWRITE) or the iovec array (PREADV/PWRITEV).
+ */
+static inline ssize_t model_io_submit_one(struct file *file, int opcode, void *buf,
+					  unsigned long nbytes, loff_t offset)
+{
+	struct kiocb kiocb = { .ki_key = 0, .ki_filp = file, .ki_pos = offset };
+	int write = opcode == IOCB_CMD_PWRITE || opcode == IOCB_CMD_PWRITEV;
+
+	switch (opcode) {
+	case IOCB_CMD_PREAD:
+	case IOCB_CMD_PWRITE:
+		return model_call_aio(file, &kiocb, write, buf, nbytes, offset);
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(2, 6, 19)
+	case IOCB_CMD_PREADV:
+	case IOCB_CMD_PWRITEV: {
+		const struct iovec *iov = buf;
+		ssize_t ret = model_check_uvector(iov, nbytes);
+
+		if (ret < 0)
+			return ret;
+		return write ? file->f_op->aio_write(&kiocb, iov, nbytes, offset) :
+			       file->f_op->aio_read(&kiocb, iov, nbytes, offset);
+	}
+#endif
+	default:
+		return -EINVAL;	/* 2.6.18 had no vectored aio commands */
+	}
+}
+#endif /* MODEL_VFS_H */
