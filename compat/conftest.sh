@@ -19,7 +19,7 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-mode= target= out=
+mode="" target="" out=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kdir) mode=kdir target=$2; shift 2 ;;
@@ -28,7 +28,10 @@ while [ $# -gt 0 ]; do
 	*) echo "conftest.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
 done
-[ -n "$mode" ] && [ -n "$out" ] || { echo "usage: conftest.sh --kdir KDIR|--model INCDIR --out FILE" >&2; exit 2; }
+if [ -z "$mode" ] || [ -z "$out" ]; then
+	echo "usage: conftest.sh --kdir KDIR|--model 'INCDIR...' --out FILE" >&2
+	exit 2
+fi
 
 # Skip the probes when neither the tree nor the probes changed since $out.
 key_src=$(
@@ -49,7 +52,7 @@ fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cp "$here"/probes/*.c "$work/"
-probes=$(cd "$work" && ls ./*.c | sed 's|^\./||; s|\.c$||')
+probes=$(cd "$work" && find . -maxdepth 1 -name '*.c' | sed 's|^\./||; s|\.c$||' | sort)
 
 compile_all() {
 	local p
@@ -65,7 +68,7 @@ compile_all() {
 			$(for p in $probes; do echo "$p.o"; done) >"$work/build.log" 2>&1 || true
 	else
 		for p in $probes; do
-			# shellcheck disable=SC2086 # $target is a list of include dirs
+			# shellcheck disable=SC2046 # $target is a list of include dirs
 			gcc -std=gnu11 -Werror -Wall -Wno-unused-function -c -nostdinc \
 				-isystem "$(gcc -print-file-name=include)" \
 				$(for d in $target; do echo "-I$d"; done) \

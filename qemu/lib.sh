@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # SPDX-License-Identifier: GPL-2.0
 # Shared helpers for the qemu/ scripts: cache location, timed steps, package set-up.
 # Sourced, not executed.
@@ -8,8 +9,8 @@ IRQAIO_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export IRQAIO_CACHE IRQAIO_TOP
 
 # Matrix entries in the order make check runs them.
-IRQAIO_KERNELS_ALL="deb11-5.10 deb12-6.1 deb12-6.12 patched-6.1"
-IRQAIO_KERNEL_DEFAULT=deb12-6.1
+export IRQAIO_KERNELS_ALL="deb11-5.10 deb12-6.1 deb12-6.12 patched-6.1"
+export IRQAIO_KERNEL_DEFAULT=deb12-6.1
 
 log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
@@ -37,16 +38,17 @@ ensure_packages() {
 	done
 	[ ${#missing[@]} -eq 0 ] && return 0
 	[ "$(id -u)" -eq 0 ] || die "missing packages: ${missing[*]} (run as root or install them)"
-	install_packages() {
-		apt-get update -q >/dev/null 2>&1 || true
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$@" >/dev/null ||
-			die "apt-get could not install: $* (is the Debian registry reachable?)"
-	}
 	timed "installing ${missing[*]}" install_packages "${missing[@]}"
 }
 
+install_packages() {
+	apt-get update -q >/dev/null 2>&1 || true
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$@" >/dev/null ||
+		die "apt-get could not install: $* (is the Debian registry reachable?)"
+}
+
 # Host packages every build, boot and test needs.
-HOST_PACKAGES="qemu-system-x86 busybox-static libaio-dev kmod cpio gzip zstd xz-utils
+HOST_PACKAGES="qemu-system-x86 busybox-static libaio-dev kmod cpio gzip zstd xz-utils rsync
 	bc bison flex libelf-dev libssl-dev make gcc libc6-dev python3 ca-certificates
 	debian-archive-keyring"
 
@@ -56,3 +58,34 @@ ensure_host_packages() {
 }
 
 kernel_dir() { echo "$IRQAIO_CACHE/kernels/$1"; }
+
+# Build outputs (in the checkout, ignored by git): per kernel under build/NAME.
+BUILD=$IRQAIO_TOP/build
+
+build_userspace_tests() {
+	make -s -C "$IRQAIO_TOP/userspace-tests" OUT="$BUILD/tests"
+}
+
+# build_modules KERNEL KDIR: out-of-tree build (W=1, our warnings are errors)
+# in a private copy of the sources, so kernels never share objects or probe
+# results. Leaves the .ko files in build/KERNEL/modules.
+build_modules() {
+	local k=$1 kdir=$2 src=$BUILD/$1/src
+	mkdir -p "$src" "$BUILD/$k/modules"
+	rsync -a --delete --exclude /build --exclude /.git --exclude /results "$IRQAIO_TOP/" "$src/"
+	make -C "$src" KDIR="$kdir" W=1 modules >"$BUILD/$k/build.log" 2>&1 || {
+		tail -n 40 "$BUILD/$k/build.log" >&2
+		return 1
+	}
+	rm -f "$BUILD/$k/modules/"*.ko
+	find "$src/drivers" -name '*.ko' -exec cp {} "$BUILD/$k/modules/" \;
+	cp "$src/compat/generated/irqaio_features.h" "$BUILD/$k/irqaio_features.h"
+}
+
+# make_initramfs KERNEL [EXTRA...]: busybox, init, the modules and the tests.
+make_initramfs() {
+	local k=$1
+	shift
+	"$IRQAIO_TOP/qemu/mkinitramfs" "$BUILD/$k/initramfs.cpio.gz" \
+		"$BUILD/$k/modules:/modules" "$BUILD/tests:/tests" "$@"
+}
