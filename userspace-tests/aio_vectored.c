@@ -1,0 +1,871 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * aio_vectored - io_submit() with iovecs on /dev/demo_chardev (libaio),
+ * plus read/write/readv/writev on the same device.
+ *
+ * The driver serves every request synchronously through one data path
+ * (compat/aio_compat.h) and counts which shape the kernel handed it in;
+ * each test prints the counts it caused as "# path: ..." (BUF = one plain
+ * buffer, IOVEC = iovec array / ITER_IOVEC, UBUF = ITER_UBUF).
+ *
+ * Kernel differences asserted (test aio_paths_per_kernel):
+ *   5.10   every user request is ITER_IOVEC (no ITER_UBUF before 6.0)
+ *   6.1    read(2)/write(2) are ITER_UBUF (6.0); readv(2) and io_submit,
+ *          even with one segment or IOCB_CMD_PREAD, are still ITER_IOVEC
+ *   6.12   any single-segment request is ITER_UBUF (import_ubuf(), and
+ *          __import_iovec() for nr_segs == 1 since 6.4/6.5); 2+ segments
+ *          ITER_IOVEC
+ * patched-6.1 has the stock 6.1 iov_iter code.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <libaio.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <sys/eventfd.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/time.h>
+#include <sys/uio.h>
+#include <time.h>
+#include <irqaio/demo_chardev.h>
+#include "ktap.h"
+
+#define MAX_SEGS	1025
+
+static struct demo_chardev_stats stats_before;
+static int stats_fd = -1;
+
+static int dev_open(int flags)
+{
+	return open(DEMO_CHARDEV_PATH, O_RDWR | flags);
+}
+
+static size_t dev_size(int fd)
+{
+	__u64 size = 0;
+
+	if (ioctl(fd, DEMO_CHARDEV_IOC_GET_SIZE, &size))
+		return 0;
+	return size;
+}
+
+static int get_stats(struct demo_chardev_stats *st)
+{
+	if (stats_fd < 0)
+		stats_fd = dev_open(0);
+	return ioctl(stats_fd, DEMO_CHARDEV_IOC_GET_STATS, st);
+}
+
+static void stats_delta(struct demo_chardev_stats *d)
+{
+	struct demo_chardev_stats now;
+	int i;
+
+	memset(d, 0, sizeof(*d));
+	if (get_stats(&now))
+		return;
+	for (i = 0; i < DEMO_CHARDEV_NR_PATHS; i++)
+		d->requests[i] = now.requests[i] - stats_before.requests[i];
+	d->segments = now.segments - stats_before.segments;
+	d->eagain = now.eagain - stats_before.eagain;
+	d->interrupted = now.interrupted - stats_before.interrupted;
+}
+
+/* Run a test and report which helper paths its requests took. */
+static int with_paths(int (*fn)(void))
+{
+	struct demo_chardev_stats d;
+	int r;
+
+	if (get_stats(&stats_before)) {
+		ktap_diag("no %s: %s", DEMO_CHARDEV_PATH, strerror(errno));
+		return KTAP_FAIL;
+	}
+	r = fn();
+	stats_delta(&d);
+	ktap_diag("path: BUF=%llu IOVEC=%llu UBUF=%llu OTHER=%llu (segments=%llu eagain=%llu interrupted=%llu)",
+		  (unsigned long long)d.requests[DEMO_CHARDEV_PATH_BUF],
+		  (unsigned long long)d.requests[DEMO_CHARDEV_PATH_IOVEC],
+		  (unsigned long long)d.requests[DEMO_CHARDEV_PATH_UBUF],
+		  (unsigned long long)d.requests[DEMO_CHARDEV_PATH_OTHER],
+		  (unsigned long long)d.segments, (unsigned long long)d.eagain,
+		  (unsigned long long)d.interrupted);
+	return r;
+}
+
+#define PATH_TEST(name)						\
+	static int name##_body(void);					\
+	static int name(void) { return with_paths(name##_body); }	\
+	static int name##_body(void)
+
+static void fill(unsigned char *p, size_t n, unsigned int seed)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		p[k] = (unsigned char)(seed * 0x9e + k * 31 + (k >> 9) + 1);
+}
+
+/* Submit one iocb and wait for its event; returns the event's res. */
+static long submit_wait(io_context_t ctx, struct iocb *cb, int *submit_ret)
+{
+	struct timespec ts = { .tv_sec = 10 };
+	struct iocb *cbs[1] = { cb };
+	struct io_event ev;
+	int r;
+
+	r = io_submit(ctx, 1, cbs);
+	*submit_ret = r;
+	if (r != 1)
+		return LONG_MIN;
+	r = io_getevents(ctx, 1, 1, &ev, &ts);
+	if (r != 1 || ev.obj != cb)
+		return LONG_MIN + 1;
+	return (long)ev.res;
+}
+
+/* Segment sizes: a mix of tiny, odd and page-sized pieces. */
+static size_t seg_len(int nsegs, int k)
+{
+	static const size_t mix[] = { 1, 4096, 7, 512, 3000, 13, 65, 8192, 2 };
+
+	if (nsegs == 1)
+		return 5000;
+	if (nsegs >= 256)
+		return 1 + (k * 37) % 190;
+	return mix[k % (sizeof(mix) / sizeof(mix[0]))];
+}
+
+static int integrity(int nsegs, long long off)
+{
+	static struct iovec wv[MAX_SEGS], rv[MAX_SEGS];
+	unsigned char *src, *dst, *back;
+	size_t total = 0, done;
+	io_context_t ctx = 0;
+	struct iocb cb;
+	int fd, k, sr;
+	long res;
+
+	for (k = 0; k < nsegs; k++)
+		total += seg_len(nsegs, k);
+	src = malloc(total);
+	dst = malloc(total);
+	back = malloc(total);
+	KTAP_EXPECT(src && dst && back, "malloc");
+	fill(src, total, nsegs);
+	memset(dst, 0xee, total);
+	for (k = 0, done = 0; k < nsegs; k++) {
+		wv[k].iov_base = src + done;
+		wv[k].iov_len = seg_len(nsegs, k);
+		done += wv[k].iov_len;
+	}
+	/* read back with a different split: the segments in reverse order */
+	for (k = 0, done = 0; k < nsegs; k++) {
+		rv[k].iov_base = dst + done;
+		rv[k].iov_len = seg_len(nsegs, nsegs - 1 - k);
+		done += rv[k].iov_len;
+	}
+	fd = dev_open(0);
+	KTAP_EXPECT(fd >= 0, "open: %s", strerror(errno));
+	KTAP_EXPECT(io_setup(8, &ctx) == 0, "io_setup");
+	io_prep_pwritev(&cb, fd, wv, nsegs, off);
+	res = submit_wait(ctx, &cb, &sr);
+	KTAP_EXPECT(res == (long)total, "pwritev %d segs: submit %d res %ld, want %zu",
+		    nsegs, sr, res, total);
+	io_prep_preadv(&cb, fd, rv, nsegs, off);
+	res = submit_wait(ctx, &cb, &sr);
+	KTAP_EXPECT(res == (long)total, "preadv %d segs: submit %d res %ld", nsegs, sr, res);
+	KTAP_EXPECT(!memcmp(src, dst, total), "preadv %d segs: data differs", nsegs);
+	/* and the same bytes through plain pread(2) */
+	KTAP_EXPECT(pread(fd, back, total, off) == (ssize_t)total, "pread");
+	KTAP_EXPECT(!memcmp(src, back, total), "pread after pwritev: data differs");
+	ktap_diag("%d segments, %zu bytes at %lld: ok", nsegs, total, off);
+	io_destroy(ctx);
+	close(fd);
+	free(src);
+	free(dst);
+	free(back);
+	return KTAP_PASS;
+}
+
+PATH_TEST(aio_integrity_1seg) { return integrity(1, 100); }
+PATH_TEST(aio_integrity_2seg) { return integrity(2, 7777); }
+PATH_TEST(aio_integrity_16seg) { return integrity(16, 20000); }
+PATH_TEST(aio_integrity_1024seg) { return integrity(1024, 65536 + 3); }
+
+/* IOCB_CMD_PREAD/PWRITE: one plain buffer through io_submit. */
+PATH_TEST(aio_integrity_single_buffer)
+{
+	unsigned char src[3000], dst[3000];
+	io_context_t ctx = 0;
+	struct iocb cb;
+	int fd, sr;
+
+	fd = dev_open(0);
+	KTAP_EXPECT(fd >= 0 && io_setup(4, &ctx) == 0, "setup");
+	fill(src, sizeof(src), 77);
+	io_prep_pwrite(&cb, fd, src, sizeof(src), 4321);
+	KTAP_EXPECT(submit_wait(ctx, &cb, &sr) == (long)sizeof(src), "pwrite %d", sr);
+	io_prep_pread(&cb, fd, dst, sizeof(dst), 4321);
+	KTAP_EXPECT(submit_wait(ctx, &cb, &sr) == (long)sizeof(dst), "pread %d", sr);
+	KTAP_EXPECT(!memcmp(src, dst, sizeof(src)), "data differs");
+	io_destroy(ctx);
+	close(fd);
+	return KTAP_PASS;
+}
+
+PATH_TEST(aio_zero_length_segments)
+{
+	unsigned char a[10], b[20], in[30], out[30];
+	struct iovec wv[6] = {
+		{ a, 0 }, { a, sizeof(a) }, { NULL, 0 }, { b, 0 }, { b, sizeof(b) }, { a, 0 },
+	};
+	struct iovec rv[3] = { { in, 0 }, { in, sizeof(in) }, { in, 0 } };
+	struct iovec zv[3] = { { NULL, 0 }, { a, 0 }, { NULL, 0 } };
+	io_context_t ctx = 0;
+	struct iocb cb;
+	int fd, sr;
+	long res;
+
+	fd = dev_open(0);
+	KTAP_EXPECT(fd >= 0 && io_setup(4, &ctx) == 0, "setup");
+	fill(a, sizeof(a), 3);
+	fill(b, sizeof(b), 4);
+	memcpy(out, a, sizeof(a));
+	memcpy(out + sizeof(a), b, sizeof(b));
+	io_prep_pwritev(&cb, fd, wv, 6, 900);
+	res = submit_wait(ctx, &cb, &sr);
+	KTAP_EXPECT(res == 30, "pwritev with empty segments: submit %d res %ld", sr, res);
+	io_prep_preadv(&cb, fd, rv, 3, 900);
+	res = submit_wait(ctx, &cb, &sr);
+	KTAP_EXPECT(res == 30 && !memcmp(in, out, 30), "preadv: res %ld", res);
+	/* only empty segments: nothing to do, res 0 */
+	io_prep_pwritev(&cb, fd, zv, 3, 900);
+	res = submit_wait(ctx, &cb, &sr);
+	KTAP_EXPECT(res == 0, "all-empty pwritev: submit %d res %ld", sr, res);
+	io_prep_preadv(&cb, fd, zv, 1, 900);
+	res = submit_wait(ctx, &cb, &sr);
+	KTAP_EXPECT(res == 0, "one empty segment preadv: submit %d res %ld", sr, res);
+	io_destroy(ctx);
+	close(fd);
+	return KTAP_PASS;
+}
+
+/* UIO_MAXIOV + 1 segments: refused by io_submit itself. */
+PATH_TEST(aio_1025_segments_einval)
+{
+	static struct iovec v[1025];
+	static unsigned char buf[1025];
+	io_context_t ctx = 0;
+	struct iocb cb, *cbs[1] = { &cb };
+	int fd, k, r;
+
+	for (k = 0; k < 1025; k++)
+		v[k] = (struct iovec){ buf + k, 1 };
+	fd = dev_open(0);
+	KTAP_EXPECT(fd >= 0 && io_setup(4, &ctx) == 0, "setup");
+	io_prep_preadv(&cb, fd, v, 1025, 0);
+	r = io_submit(ctx, 1, cbs);
+	KTAP_EXPECT(r == -EINVAL, "io_submit preadv 1025 segs: %d", r);
+	io_prep_pwritev(&cb, fd, v, 1025, 0);
+	r = io_submit(ctx, 1, cbs);
+	KTAP_EXPECT(r == -EINVAL, "io_submit pwritev 1025 segs: %d", r);
+	io_destroy(ctx);
+	close(fd);
+	return KTAP_PASS;
+}
+
+/* The iovec array itself unreadable: EFAULT from io_submit. */
+PATH_TEST(aio_unreadable_iovec_efault)
+{
+	io_context_t ctx = 0;
+	struct iocb cb, *cbs[1] = { &cb };
+	void *page;
+	int fd, r;
+
+	page = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	KTAP_EXPECT(page != MAP_FAILED, "mmap");
+	fd = dev_open(0);
+	KTAP_EXPECT(fd >= 0 && io_setup(4, &ctx) == 0, "setup");
+	io_prep_preadv(&cb, fd, page, 2, 0);
+	r = io_submit(ctx, 1, cbs);
+	KTAP_EXPECT(r == -EFAULT, "preadv with PROT_NONE iovec array: %d", r);
+	io_prep_pwritev(&cb, fd, page, 1, 0);
+	r = io_submit(ctx, 1, cbs);
+	KTAP_EXPECT(r == -EFAULT, "pwritev with PROT_NONE iovec array: %d", r);
+	io_destroy(ctx);
+	close(fd);
+	munmap(page, 4096);
+	return KTAP_PASS;
+}
+
+/* Data buffer unmapped: bytes before the fault, else EFAULT, in the event. */
+PATH_TEST(aio_unmapped_buffer)
+{
+	io_context_t ctx = 0;
+	struct iocb cb;
+	unsigned char *p;
+	struct iovec v[2];
+	int fd, sr;
+	long res;
+
+	p = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	KTAP_EXPECT(p != MAP_FAILED, "mmap");
+	fill(p, 4096, 9);
+	/* io_setup() maps the ring: do it first, or it may land in the hole */
+	fd = dev_open(0);
+	KTAP_EXPECT(fd >= 0 && io_setup(4, &ctx) == 0, "setup");
+	KTAP_EXPECT(munmap(p + 4096, 4096) == 0, "munmap");
+	v[0] = (struct iovec){ p, 4096 };
+	v[1] = (struct iovec){ p + 4096, 4096 };
+	io_prep_pwritev(&cb, fd, v, 2, 0);
+	res = submit_wait(ctx, &cb, &sr);
+	KTAP_EXPECT(res == 4096, "pwritev mapped+unmapped: submit %d res %ld", sr, res);
+	io_prep_preadv(&cb, fd, v, 2, 0);
+	res = submit_wait(ctx, &cb, &sr);
+	KTAP_EXPECT(res == 4096, "preadv mapped+unmapped: submit %d res %ld", sr, res);
+	io_prep_preadv(&cb, fd, &v[1], 1, 0);
+	res = submit_wait(ctx, &cb, &sr);
+	KTAP_EXPECT(res == -EFAULT, "preadv unmapped only: submit %d res %ld", sr, res);
+	io_prep_pwritev(&cb, fd, &v[1], 1, 0);
+	res = submit_wait(ctx, &cb, &sr);
+	KTAP_EXPECT(res == -EFAULT, "pwritev unmapped only: submit %d res %ld", sr, res);
+	io_destroy(ctx);
+	close(fd);
+	munmap(p, 4096);
+	return KTAP_PASS;
+}
+
+PATH_TEST(aio_negative_offset_einval)
+{
+	unsigned char buf[16];
+	struct iovec v = { buf, sizeof(buf) };
+	io_context_t ctx = 0;
+	struct iocb cb, *cbs[1] = { &cb };
+	int fd, r;
+
+	fd = dev_open(0);
+	KTAP_EXPECT(fd >= 0 && io_setup(4, &ctx) == 0, "setup");
+	io_prep_preadv(&cb, fd, &v, 1, -1);
+	r = io_submit(ctx, 1, cbs);
+	KTAP_EXPECT(r == -EINVAL, "preadv at -1: %d", r);
+	io_prep_pwritev(&cb, fd, &v, 1, -4096);
+	r = io_submit(ctx, 1, cbs);
+	KTAP_EXPECT(r == -EINVAL, "pwritev at -4096: %d", r);
+	io_destroy(ctx);
+	close(fd);
+	return KTAP_PASS;
+}
+
+PATH_TEST(aio_read_at_and_past_end)
+{
+	unsigned char buf[100];
+	struct iovec v[2] = { { buf, 40 }, { buf + 40, 60 } };
+	io_context_t ctx = 0;
+	struct iocb cb;
+	size_t size;
+	int fd, sr;
+	long res;
+
+	fd = dev_open(0);
+	KTAP_EXPECT(fd >= 0 && io_setup(4, &ctx) == 0, "setup");
+	size = dev_size(fd);
+	KTAP_EXPECT(size > 4096, "size %zu", size);
+	io_prep_preadv(&cb, fd, v, 2, size - 50);
+	res = submit_wait(ctx, &cb, &sr);
+	KTAP_EXPECT(res == 50, "read across the end: %ld", res);
+	io_prep_preadv(&cb, fd, v, 2, size);
+	res = submit_wait(ctx, &cb, &sr);
+	KTAP_EXPECT(res == 0, "read at the end: %ld", res);
+	io_prep_preadv(&cb, fd, v, 2, size + 4096);
+	res = submit_wait(ctx, &cb, &sr);
+	KTAP_EXPECT(res == 0, "read past the end: %ld", res);
+	KTAP_EXPECT(pread(fd, buf, sizeof(buf), size - 10) == 10, "pread across the end");
+	KTAP_EXPECT(pread(fd, buf, sizeof(buf), size) == 0, "pread at the end");
+	io_destroy(ctx);
+	close(fd);
+	return KTAP_PASS;
+}
+
+PATH_TEST(aio_write_past_end)
+{
+	unsigned char buf[100], back[30];
+	struct iovec v[2] = { { buf, 70 }, { buf + 70, 30 } };
+	io_context_t ctx = 0;
+	struct iocb cb;
+	size_t size;
+	int fd, sr;
+	long res;
+
+	fd = dev_open(0);
+	KTAP_EXPECT(fd >= 0 && io_setup(4, &ctx) == 0, "setup");
+	size = dev_size(fd);
+	fill(buf, sizeof(buf), 11);
+	io_prep_pwritev(&cb, fd, v, 2, size - 30);
+	res = submit_wait(ctx, &cb, &sr);
+	KTAP_EXPECT(res == 30, "write across the end: %ld", res);
+	KTAP_EXPECT(pread(fd, back, 30, size - 30) == 30 && !memcmp(back, buf, 30),
+		    "the 30 bytes that fit");
+	io_prep_pwritev(&cb, fd, v, 2, size);
+	res = submit_wait(ctx, &cb, &sr);
+	KTAP_EXPECT(res == -ENOSPC, "write at the end: %ld", res);
+	io_prep_pwritev(&cb, fd, v, 2, size + 100);
+	res = submit_wait(ctx, &cb, &sr);
+	KTAP_EXPECT(res == -ENOSPC, "write past the end: %ld", res);
+	errno = 0;
+	KTAP_EXPECT(pwrite(fd, buf, 10, size) == -1 && errno == ENOSPC, "pwrite at end: %s",
+		    strerror(errno));
+	io_destroy(ctx);
+	close(fd);
+	return KTAP_PASS;
+}
+
+PATH_TEST(aio_eventfd_completion)
+{
+	unsigned char buf[4][64];
+	struct iovec v[4];
+	struct iocb cb[4], *cbs[4];
+	struct io_event ev[4];
+	struct timespec ts = { .tv_sec = 5 };
+	io_context_t ctx = 0;
+	uint64_t count = 0;
+	int fd, efd, k, r;
+
+	fd = dev_open(0);
+	efd = eventfd(0, 0);
+	KTAP_EXPECT(fd >= 0 && efd >= 0 && io_setup(8, &ctx) == 0, "setup");
+	for (k = 0; k < 4; k++) {
+		v[k] = (struct iovec){ buf[k], sizeof(buf[k]) };
+		io_prep_preadv(&cb[k], fd, &v[k], 1, k * 64);
+		io_set_eventfd(&cb[k], efd);
+		cbs[k] = &cb[k];
+	}
+	r = io_submit(ctx, 4, cbs);
+	KTAP_EXPECT(r == 4, "io_submit: %d", r);
+	KTAP_EXPECT(read(efd, &count, sizeof(count)) == sizeof(count), "read eventfd");
+	KTAP_EXPECT(count == 4, "eventfd counted %llu completions", (unsigned long long)count);
+	r = io_getevents(ctx, 4, 4, ev, &ts);
+	KTAP_EXPECT(r == 4, "io_getevents: %d", r);
+	for (k = 0; k < 4; k++)
+		KTAP_EXPECT(ev[k].res == 64, "event %d res %ld", k, (long)ev[k].res);
+	io_destroy(ctx);
+	close(efd);
+	close(fd);
+	return KTAP_PASS;
+}
+
+static int set_throttle(int fd, unsigned int ms)
+{
+	__u32 v = ms;
+
+	return ioctl(fd, DEMO_CHARDEV_IOC_SET_THROTTLE, &v);
+}
+
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+/* RWF_NOWAIT: EAGAIN exactly when the request would block (throttled). */
+PATH_TEST(aio_rwf_nowait)
+{
+	unsigned char buf[128];
+	struct iovec v[2] = { { buf, 64 }, { buf + 64, 64 } };
+	io_context_t ctx = 0;
+	struct iocb cb;
+	double t0;
+	int fd, sr;
+	long res;
+
+	fd = dev_open(0);
+	KTAP_EXPECT(fd >= 0 && io_setup(4, &ctx) == 0, "setup");
+	io_prep_preadv2(&cb, fd, v, 2, 0, RWF_NOWAIT);
+	res = submit_wait(ctx, &cb, &sr);
+	KTAP_EXPECT(res == 128, "RWF_NOWAIT, not throttled: submit %d res %ld", sr, res);
+	KTAP_EXPECT(set_throttle(fd, 300) == 0, "throttle");
+	t0 = now_s();
+	io_prep_preadv2(&cb, fd, v, 2, 0, RWF_NOWAIT);
+	res = submit_wait(ctx, &cb, &sr);
+	KTAP_EXPECT(res == -EAGAIN, "RWF_NOWAIT, throttled: submit %d res %ld", sr, res);
+	KTAP_EXPECT(now_s() - t0 < 0.25, "RWF_NOWAIT request slept %.3fs", now_s() - t0);
+	io_prep_pwritev2(&cb, fd, v, 2, 0, RWF_NOWAIT);
+	res = submit_wait(ctx, &cb, &sr);
+	KTAP_EXPECT(res == -EAGAIN, "RWF_NOWAIT write, throttled: submit %d res %ld", sr, res);
+	/* the same request without RWF_NOWAIT waits and succeeds */
+	t0 = now_s();
+	io_prep_preadv(&cb, fd, v, 2, 0);
+	res = submit_wait(ctx, &cb, &sr);
+	KTAP_EXPECT(res == 128, "throttled, may block: submit %d res %ld", sr, res);
+	KTAP_EXPECT(now_s() - t0 >= 0.29, "throttled request took only %.3fs", now_s() - t0);
+	io_destroy(ctx);
+	close(fd);
+	return KTAP_PASS;
+}
+
+/* O_NONBLOCK: read(2) and aio on a throttled file fail with EAGAIN. */
+PATH_TEST(aio_o_nonblock)
+{
+	unsigned char buf[64];
+	struct iovec v = { buf, sizeof(buf) };
+	io_context_t ctx = 0;
+	struct iocb cb;
+	int fd, sr;
+	long res;
+
+	fd = dev_open(O_NONBLOCK);
+	KTAP_EXPECT(fd >= 0 && io_setup(4, &ctx) == 0, "setup");
+	KTAP_EXPECT(read(fd, buf, sizeof(buf)) == sizeof(buf), "not throttled: read");
+	KTAP_EXPECT(set_throttle(fd, 300) == 0, "throttle");
+	errno = 0;
+	KTAP_EXPECT(pread(fd, buf, sizeof(buf), 0) == -1 && errno == EAGAIN, "pread: %s",
+		    strerror(errno));
+	errno = 0;
+	KTAP_EXPECT(writev(fd, &v, 1) == -1 && errno == EAGAIN, "writev: %s", strerror(errno));
+	io_prep_preadv(&cb, fd, &v, 1, 0);
+	res = submit_wait(ctx, &cb, &sr);
+	KTAP_EXPECT(res == -EAGAIN, "aio on O_NONBLOCK: submit %d res %ld", sr, res);
+	io_destroy(ctx);
+	close(fd);
+	return KTAP_PASS;
+}
+
+static void on_sigusr1(int sig)
+{
+	(void)sig;
+}
+
+struct kicker {
+	pthread_t target;
+	unsigned int delay_ms;
+};
+
+static void *kick(void *arg)
+{
+	struct kicker *k = arg;
+
+	usleep(k->delay_ms * 1000);
+	pthread_kill(k->target, SIGUSR1);
+	return NULL;
+}
+
+/* A signal during the throttle sleep: EINTR (ERESTARTSYS, no SA_RESTART). */
+PATH_TEST(aio_signal_interrupts)
+{
+	struct sigaction sa = { .sa_handler = on_sigusr1 };	/* no SA_RESTART */
+	unsigned char buf[64];
+	struct iovec v = { buf, sizeof(buf) };
+	struct kicker k = { pthread_self(), 200 };
+	io_context_t ctx = 0;
+	struct iocb cb;
+	pthread_t th;
+	double t0;
+	ssize_t n;
+	long res;
+	int fd, sr;
+
+	KTAP_EXPECT(sigaction(SIGUSR1, &sa, NULL) == 0, "sigaction");
+	fd = dev_open(0);
+	KTAP_EXPECT(fd >= 0 && io_setup(4, &ctx) == 0, "setup");
+	KTAP_EXPECT(set_throttle(fd, 5000) == 0, "throttle");
+	t0 = now_s();
+	pthread_create(&th, NULL, kick, &k);
+	errno = 0;
+	n = read(fd, buf, sizeof(buf));
+	pthread_join(th, NULL);
+	KTAP_EXPECT(n == -1 && errno == EINTR, "read: %zd %s", n, strerror(errno));
+	KTAP_EXPECT(now_s() - t0 < 3, "read returned after %.2fs", now_s() - t0);
+	/* the same for io_submit: the event carries -EINTR */
+	t0 = now_s();
+	pthread_create(&th, NULL, kick, &k);
+	io_prep_preadv(&cb, fd, &v, 1, 0);
+	res = submit_wait(ctx, &cb, &sr);
+	pthread_join(th, NULL);
+	KTAP_EXPECT(res == -EINTR, "aio preadv interrupted: submit %d res %ld", sr, res);
+	KTAP_EXPECT(now_s() - t0 < 3, "io_submit returned after %.2fs", now_s() - t0);
+	io_destroy(ctx);
+	close(fd);
+	return KTAP_PASS;
+}
+
+struct canceller {
+	io_context_t ctx;
+	struct iocb *cb;
+	int ret;
+};
+
+static void *cancel_later(void *arg)
+{
+	struct canceller *c = arg;
+	struct io_event ev;
+
+	usleep(100 * 1000);	/* the request is asleep in the driver */
+	c->ret = io_cancel(c->ctx, c->cb, &ev);
+	return NULL;
+}
+
+/*
+ * io_cancel(): the driver completes every request during io_submit() and
+ * registers no cancel callback (kiocb_set_cancel_fn()), so io_cancel()
+ * finds nothing to cancel and returns EINVAL on every kernel, both after
+ * completion and while the request sleeps; the event still arrives whole.
+ */
+PATH_TEST(aio_cancel)
+{
+	unsigned char buf[256];
+	struct iovec v = { buf, sizeof(buf) };
+	struct canceller c;
+	io_context_t ctx = 0;
+	struct io_event ev;
+	struct iocb cb;
+	pthread_t th;
+	int fd, sr, r;
+	long res;
+
+	fd = dev_open(0);
+	KTAP_EXPECT(fd >= 0 && io_setup(4, &ctx) == 0, "setup");
+	io_prep_preadv(&cb, fd, &v, 1, 0);
+	res = submit_wait(ctx, &cb, &sr);
+	KTAP_EXPECT(res == 256, "preadv: %ld", res);
+	r = io_cancel(ctx, &cb, &ev);
+	KTAP_EXPECT(r == -EINVAL, "io_cancel after completion: %d", r);
+	KTAP_EXPECT(set_throttle(fd, 500) == 0, "throttle");
+	c = (struct canceller){ ctx, &cb, 1 };
+	pthread_create(&th, NULL, cancel_later, &c);
+	io_prep_preadv(&cb, fd, &v, 1, 0);
+	res = submit_wait(ctx, &cb, &sr);
+	pthread_join(th, NULL);
+	KTAP_EXPECT(c.ret == -EINVAL, "io_cancel during the request: %d", c.ret);
+	KTAP_EXPECT(res == 256, "the event still carries the whole result: %ld", res);
+	io_destroy(ctx);
+	close(fd);
+	return KTAP_PASS;
+}
+
+/* Many iocbs in one io_submit(), and a bad one stopping the batch. */
+PATH_TEST(aio_many_iocbs)
+{
+	enum { N = 128, BLK = 700 };
+	static unsigned char out[N][BLK], in[N][BLK];
+	static struct iovec wv[N][2], rv[N][3];
+	static struct iocb cb[N], *cbs[N];
+	static struct io_event ev[N];
+	struct timespec ts = { .tv_sec = 10 };
+	io_context_t ctx = 0;
+	int fd, k, r, got;
+
+	fd = dev_open(0);
+	KTAP_EXPECT(fd >= 0 && io_setup(N, &ctx) == 0, "setup");
+	for (k = 0; k < N; k++) {
+		fill(out[k], BLK, 1000 + k);
+		wv[k][0] = (struct iovec){ out[k], 100 };
+		wv[k][1] = (struct iovec){ out[k] + 100, BLK - 100 };
+		io_prep_pwritev(&cb[k], fd, wv[k], 2, (long long)k * BLK);
+		cb[k].data = (void *)(long)k;
+		cbs[k] = &cb[k];
+	}
+	r = io_submit(ctx, N, cbs);
+	KTAP_EXPECT(r == N, "io_submit %d pwritev: %d", N, r);
+	for (got = 0; got < N; got += r) {
+		r = io_getevents(ctx, 1, N - got, ev, &ts);
+		KTAP_EXPECT(r > 0, "io_getevents: %d", r);
+		for (k = 0; k < r; k++)
+			KTAP_EXPECT(ev[k].res == BLK, "write event res %ld", (long)ev[k].res);
+	}
+	for (k = 0; k < N; k++) {
+		rv[k][0] = (struct iovec){ in[k], 1 };
+		rv[k][1] = (struct iovec){ in[k] + 1, 0 };
+		rv[k][2] = (struct iovec){ in[k] + 1, BLK - 1 };
+		io_prep_preadv(&cb[k], fd, rv[k], 3, (long long)k * BLK);
+	}
+	r = io_submit(ctx, N, cbs);
+	KTAP_EXPECT(r == N, "io_submit %d preadv: %d", N, r);
+	for (got = 0; got < N; got += r) {
+		r = io_getevents(ctx, 1, N - got, ev, &ts);
+		KTAP_EXPECT(r > 0, "io_getevents: %d", r);
+		for (k = 0; k < r; k++)
+			KTAP_EXPECT(ev[k].res == BLK, "read event res %ld", (long)ev[k].res);
+	}
+	KTAP_EXPECT(!memcmp(in, out, sizeof(in)), "data differs");
+	/* a batch whose 6th iocb is invalid: 5 submitted */
+	for (k = 0; k < 10; k++)
+		io_prep_preadv(&cb[k], fd, rv[k], 3, k == 5 ? -1 : (long long)k * BLK);
+	r = io_submit(ctx, 10, cbs);
+	KTAP_EXPECT(r == 5, "batch with a bad 6th iocb: %d", r);
+	r = io_getevents(ctx, 5, 5, ev, &ts);
+	KTAP_EXPECT(r == 5, "its 5 events: %d", r);
+	io_destroy(ctx);
+	close(fd);
+	return KTAP_PASS;
+}
+
+/* read/write/readv/writev/llseek on the same device; aio never moves f_pos. */
+PATH_TEST(aio_sync_syscalls_same_device)
+{
+	unsigned char a[300], b[5], c[2000], in[2305], out[2305];
+	struct iovec wv[3] = { { a, sizeof(a) }, { b, sizeof(b) }, { c, sizeof(c) } };
+	struct iovec rv[2] = { { in, 1000 }, { in + 1000, 1305 } };
+	io_context_t ctx = 0;
+	struct iocb cb;
+	size_t size;
+	int fd, sr;
+
+	fd = dev_open(0);
+	KTAP_EXPECT(fd >= 0 && io_setup(4, &ctx) == 0, "setup");
+	size = dev_size(fd);
+	fill(a, sizeof(a), 21);
+	fill(b, sizeof(b), 22);
+	fill(c, sizeof(c), 23);
+	memcpy(out, a, 300);
+	memcpy(out + 300, b, 5);
+	memcpy(out + 305, c, 2000);
+	KTAP_EXPECT(lseek(fd, 10000, SEEK_SET) == 10000, "lseek");
+	KTAP_EXPECT(writev(fd, wv, 3) == 2305, "writev");
+	KTAP_EXPECT(lseek(fd, 0, SEEK_CUR) == 12305, "f_pos after writev");
+	KTAP_EXPECT(lseek(fd, -2305, SEEK_CUR) == 10000, "lseek back");
+	memset(in, 0, sizeof(in));
+	KTAP_EXPECT(read(fd, in, 305) == 305 && read(fd, in + 305, 2000) == 2000, "read");
+	KTAP_EXPECT(!memcmp(in, out, sizeof(out)), "read after writev: data differs");
+	KTAP_EXPECT(lseek(fd, 10000, SEEK_SET) == 10000, "lseek");
+	memset(in, 0, sizeof(in));
+	KTAP_EXPECT(readv(fd, rv, 2) == 2305 && !memcmp(in, out, sizeof(out)), "readv");
+	KTAP_EXPECT(preadv(fd, rv, 2, 10000) == 2305 && !memcmp(in, out, sizeof(out)), "preadv");
+	KTAP_EXPECT(pwrite(fd, "xyz", 3, 10001) == 3, "pwrite");
+	KTAP_EXPECT(pread(fd, in, 3, 10001) == 3 && !memcmp(in, "xyz", 3), "pread");
+	/* write(2) then aio: f_pos moves only with the synchronous calls */
+	KTAP_EXPECT(lseek(fd, 123, SEEK_SET) == 123, "lseek 123");
+	io_prep_pwritev(&cb, fd, wv, 3, 20000);
+	KTAP_EXPECT(submit_wait(ctx, &cb, &sr) == 2305, "pwritev");
+	io_prep_preadv(&cb, fd, rv, 2, 20000);
+	KTAP_EXPECT(submit_wait(ctx, &cb, &sr) == 2305 && !memcmp(in, out, sizeof(out)), "preadv");
+	KTAP_EXPECT(lseek(fd, 0, SEEK_CUR) == 123, "aio moved f_pos");
+	KTAP_EXPECT(write(fd, a, 10) == 10 && lseek(fd, 0, SEEK_CUR) == 133, "write moves f_pos");
+	KTAP_EXPECT(lseek(fd, 0, SEEK_END) == (off_t)size, "SEEK_END is the store size");
+	errno = 0;
+	KTAP_EXPECT(lseek(fd, size + 1, SEEK_SET) == -1 && errno == EINVAL, "seek past end");
+	errno = 0;
+	KTAP_EXPECT(ioctl(fd, _IO(DEMO_CHARDEV_IOC_MAGIC, 99)) == -1 && errno == ENOTTY,
+		    "unknown ioctl");
+	io_destroy(ctx);
+	close(fd);
+	return KTAP_PASS;
+}
+
+/*
+ * Which shape each kind of request reaches the driver in, per kernel (see
+ * the comment at the top). A single request of each kind, counted by the
+ * driver; a kernel not in the matrix is only reported.
+ */
+struct path_case {
+	const char *what;
+	int expect[3];	/* path index for 5.10, 6.1, 6.12 */
+};
+
+static int run_case(int fd, io_context_t ctx, int which)
+{
+	unsigned char buf[64];
+	struct iovec v[2] = { { buf, 32 }, { buf + 32, 32 } };
+	struct iocb cb;
+	int sr;
+
+	switch (which) {
+	case 0: return read(fd, buf, 64) == 64;
+	case 1: return write(fd, buf, 64) == 64;
+	case 2: return readv(fd, v, 1) == 32;
+	case 3: return readv(fd, v, 2) == 64;
+	case 4: io_prep_pread(&cb, fd, buf, 64, 0);
+		return submit_wait(ctx, &cb, &sr) == 64;
+	case 5: io_prep_preadv(&cb, fd, v, 1, 0);
+		return submit_wait(ctx, &cb, &sr) == 32;
+	case 6: io_prep_pwritev(&cb, fd, v, 2, 0);
+		return submit_wait(ctx, &cb, &sr) == 64;
+	}
+	return 0;
+}
+
+PATH_TEST(aio_paths_per_kernel)
+{
+	enum { B = DEMO_CHARDEV_PATH_BUF, I = DEMO_CHARDEV_PATH_IOVEC, U = DEMO_CHARDEV_PATH_UBUF };
+	static const struct path_case cases[] = {
+		{ "read(2)",			{ I, U, U } },
+		{ "write(2)",			{ I, U, U } },
+		{ "readv(2) 1 segment",		{ I, I, U } },
+		{ "readv(2) 2 segments",	{ I, I, I } },
+		{ "io_submit PREAD",		{ I, I, U } },
+		{ "io_submit PREADV 1 segment",	{ I, I, U } },
+		{ "io_submit PWRITEV 2 segs",	{ I, I, I } },
+	};
+	static const char *const names[] = { "BUF", "IOVEC", "UBUF", "OTHER" };
+	const char *k = ktap_kernel();
+	int col = !strcmp(k, "deb11-5.10") ? 0 :
+		  (!strcmp(k, "deb12-6.1") || !strcmp(k, "patched-6.1")) ? 1 :
+		  !strcmp(k, "deb12-6.12") ? 2 : -1;
+	io_context_t ctx = 0;
+	int fd, failed = 0;
+	size_t c;
+
+	fd = dev_open(0);
+	KTAP_EXPECT(fd >= 0 && io_setup(4, &ctx) == 0, "setup");
+	(void)B;
+	for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		struct demo_chardev_stats before, after;
+		int p, seen = -1, n = 0;
+
+		KTAP_EXPECT(get_stats(&before) == 0 && lseek(fd, 0, SEEK_SET) == 0, "stats");
+		KTAP_EXPECT(run_case(fd, ctx, c), "%s failed", cases[c].what);
+		KTAP_EXPECT(get_stats(&after) == 0, "stats");
+		for (p = 0; p < DEMO_CHARDEV_NR_PATHS; p++) {
+			if (after.requests[p] != before.requests[p]) {
+				seen = p;
+				n += after.requests[p] - before.requests[p];
+			}
+		}
+		ktap_diag("path: %-28s -> %s%s", cases[c].what, seen < 0 ? "none" : names[seen],
+			  n == 1 ? "" : " (not exactly one request!)");
+		if (n != 1 || (col >= 0 && seen != cases[c].expect[col])) {
+			ktap_diag("  expected %s on %s", col >= 0 ? names[cases[c].expect[col]] : "?", k);
+			failed = 1;
+		}
+	}
+	io_destroy(ctx);
+	close(fd);
+	if (failed)
+		return KTAP_FAIL;
+	if (col < 0) {
+		ktap_diag("SKIP kernel %s is not in the matrix: paths reported, not asserted", k);
+		return KTAP_SKIP;
+	}
+	return KTAP_PASS;
+}
+
+int main(void)
+{
+	static const struct ktap_test tests[] = {
+		KTAP_TEST(aio_integrity_1seg, 30),
+		KTAP_TEST(aio_integrity_2seg, 30),
+		KTAP_TEST(aio_integrity_16seg, 30),
+		KTAP_TEST(aio_integrity_1024seg, 60),
+		KTAP_TEST(aio_integrity_single_buffer, 30),
+		KTAP_TEST(aio_zero_length_segments, 30),
+		KTAP_TEST(aio_1025_segments_einval, 30),
+		KTAP_TEST(aio_unreadable_iovec_efault, 30),
+		KTAP_TEST(aio_unmapped_buffer, 30),
+		KTAP_TEST(aio_negative_offset_einval, 30),
+		KTAP_TEST(aio_read_at_and_past_end, 30),
+		KTAP_TEST(aio_write_past_end, 30),
+		KTAP_TEST(aio_eventfd_completion, 30),
+		KTAP_TEST(aio_rwf_nowait, 30),
+		KTAP_TEST(aio_o_nonblock, 30),
+		KTAP_TEST(aio_signal_interrupts, 30),
+		KTAP_TEST(aio_cancel, 30),
+		KTAP_TEST(aio_many_iocbs, 60),
+		KTAP_TEST(aio_sync_syscalls_same_device, 30),
+		KTAP_TEST(aio_paths_per_kernel, 30),
+	};
+
+	return ktap_main("aio_vectored", tests, KTAP_ARRAY_SIZE(tests));
+}
