@@ -276,6 +276,16 @@ static int test_partial_progress(void)
 	pos = 0;
 	MODEL_EXPECT(model_vfs_rwv(&model_file, 0, rv, 3, &pos) == -EFAULT);
 	MODEL_EXPECT(pos == 0);
+	/* a short segment ends the walk: the next, mapped one is not touched */
+	{
+		struct iovec sv[2] = { { user + 256 + 16, 100 }, { user + 16, 100 } };
+
+		memset(user, 0x5a, sizeof(user));
+		model_set_fault_range(user + 256 + 16 + 40, 512);
+		pos = 0;
+		MODEL_EXPECT(model_vfs_rwv(&model_file, 0, sv, 2, &pos) == 40);
+		MODEL_EXPECT(user[16] == 0x5a && user[115] == 0x5a);
+	}
 	/* a fault in the last segment after the first two completed */
 	model_set_fault_range(user + 512, 256);
 	MODEL_EXPECT(model_vfs_rwv(&model_file, 1, rv, 3, &pos) == 200);
@@ -329,6 +339,31 @@ static int test_nonblock(void)
 	return 0;
 }
 
+/*
+ * The walk shared by every branch, with a starting offset (iov_iter's
+ * iov_offset after a partial advance) and a count limit (a truncated
+ * iov_iter): the first segment is skipped whole, the empty one too, the
+ * third starts 2 bytes in and is cut at the limit.
+ */
+static int test_walk_offset_and_limit(void)
+{
+	static unsigned char a[10], c[20];
+	struct iovec v[3] = { { a, sizeof(a) }, { NULL, 0 }, { c, sizeof(c) } };
+	struct aio_compat_req req;
+
+	reset();
+	MODEL_EXPECT(aio_compat__init_iovec(&req, &model_file, NULL, v, 3, 50, false) == 0);
+	MODEL_EXPECT(req.count == 30);
+	MODEL_EXPECT(aio_compat__check(&req, v, 3, 12, 10) == 0 && req.count == 10);
+	MODEL_EXPECT(aio_compat__walk(&req, v, 3, 12, model_seg, store) == 10);
+	MODEL_EXPECT(nr_logged == 1);
+	MODEL_EXPECT(seg_log[0].ubuf == (char *)c + 2 && seg_log[0].len == 10 && seg_log[0].pos == 50);
+	MODEL_EXPECT(aio_compat__check(&req, v, 3, 40, 10) == 0 && req.count == 0);
+	MODEL_EXPECT(aio_compat__walk(&req, v, 3, 40, model_seg, store) == 0 && nr_logged == 1);
+	MODEL_EXPECT(!bad_segment && !*model_warnings());
+	return 0;
+}
+
 static int test_features(void)
 {
 #if LINUX_VERSION_CODE < KERNEL_VERSION(2, 6, 19)
@@ -354,6 +389,7 @@ int main(void)
 		{ "aio_partial_progress", test_partial_progress },
 		{ "aio_end_of_store", test_end_of_store },
 		{ "aio_nonblock", test_nonblock },
+		{ "aio_walk_offset_and_limit", test_walk_offset_and_limit },
 		{ "aio_probed_features", test_features },
 	};
 

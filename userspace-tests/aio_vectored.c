@@ -308,7 +308,7 @@ PATH_TEST(aio_unmapped_buffer)
 	struct iocb cb;
 	unsigned char *p;
 	struct iovec v[2];
-	int fd, sr;
+	int fd, sr, k;
 	long res;
 
 	p = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -326,6 +326,19 @@ PATH_TEST(aio_unmapped_buffer)
 	io_prep_preadv(&cb, fd, v, 2, 0);
 	res = submit_wait(ctx, &cb, &sr);
 	KTAP_EXPECT(res == 4096, "preadv mapped+unmapped: submit %d res %ld", sr, res);
+	/*
+	 * A segment that runs into the hole comes back short; the walk must
+	 * stop there and leave the next (mapped) segment untouched.
+	 */
+	v[0] = (struct iovec){ p + 2048, 4096 };
+	v[1] = (struct iovec){ p, 100 };
+	memset(p, 0xaa, 100);
+	io_prep_preadv(&cb, fd, v, 2, 0);
+	res = submit_wait(ctx, &cb, &sr);
+	KTAP_EXPECT(res > 0 && res <= 2048, "preadv into a segment half unmapped: %ld", res);
+	for (k = 0; k < 100; k++)
+		KTAP_EXPECT(p[k] == 0xaa, "segment after the short one was written (byte %d)", k);
+	v[1] = (struct iovec){ p + 4096, 4096 };
 	io_prep_preadv(&cb, fd, &v[1], 1, 0);
 	res = submit_wait(ctx, &cb, &sr);
 	KTAP_EXPECT(res == -EFAULT, "preadv unmapped only: submit %d res %ld", sr, res);
