@@ -319,7 +319,8 @@ static inline ssize_t aio_compat_rw_buf(struct file *file, void __user *buf,
  * Preferred over aio_read where a 3.16-4.0 tree has both.
  */
 #if !defined(IRQAIO_HAVE_ITER_IS_IOVEC)
-#error "aio_compat: read_iter without iter_is_iovec() (3.16-4.0): unknown to this shim; add a probe for iter->type & ITER_IOVEC"
+/* 3.16-4.0 tested iter->type & ITER_IOVEC; no probe for that yet. */
+#error "aio_compat: read_iter but no iter_is_iovec(): unknown kernel"
 #endif
 
 #if defined(IRQAIO_HAVE_ITER_IOV)
@@ -618,7 +619,8 @@ static ssize_t prefix##_aio_compat_writev(struct file *file,		\
 	.writev = prefix##_aio_compat_writev
 
 #else
-#error "aio_compat: unknown aio method family: no read_iter, no iovec aio_read, no single-buffer aio_read with readv"
+/* none of: read_iter, iovec aio_read, single-buffer aio_read + readv */
+#error "aio_compat: unknown aio method family"
 #endif /* aio method family */
 #endif /* IRQAIO_HAVE_AIO_READ_ITER */
 

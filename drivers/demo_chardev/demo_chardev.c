@@ -43,8 +43,10 @@
 
 #ifdef DEMO_CHARDEV_LEGACY
 #define DRV_NAME	DEMO_CHARDEV_LEGACY_NAME
+#define DRV_METHODS	"->read/->write only"
 #else
 #define DRV_NAME	DEMO_CHARDEV_NAME
+#define DRV_METHODS	"aio methods through aio_compat"
 #endif
 
 #define DEMO_CHARDEV_MAX_SIZE_KB	(64 * 1024)
@@ -265,13 +267,7 @@ static int __init demo_chardev_init(void)
 	if (ret)
 		goto err_free_data;
 
-	pr_info("/dev/%s: %zu bytes, %s\n", DRV_NAME, dev->size,
-#ifdef DEMO_CHARDEV_LEGACY
-		"->read/->write only"
-#else
-		"aio through aio_compat"
-#endif
-		);
+	pr_info("/dev/%s: %zu bytes, %s\n", DRV_NAME, dev->size, DRV_METHODS);
 	return 0;
 
 err_free_data:
