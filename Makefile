@@ -39,3 +39,24 @@ model-check:
 	$(MAKE) -C model check
 
 .PHONY: all modules features clean check run shell model-check
+
+# Maintainer tools (scripts/; see docs/using-the-shim.md)
+#   make lint                       checkpatch --strict, sparse (C=2), shellcheck
+#   make install-headers DESTDIR=D  compat/ (headers, conftest.sh, probes) + guide
+#   make convert SRC=path [MODE=compat|native]  Coccinelle conversion, prints the diff
+#   make dkms-check [KERNELS=...]   dkms build of dkms.conf against each matrix kernel
+PREFIX ?= /usr/local
+
+lint:
+	$(CURDIR)/scripts/lint
+
+install-headers:
+	$(CURDIR)/scripts/install-headers --destdir "$(DESTDIR)" --prefix "$(PREFIX)"
+
+convert:
+	$(CURDIR)/scripts/convert --mode $(or $(MODE),compat) $(SRC)
+
+dkms-check:
+	$(CURDIR)/scripts/dkms-check $(KERNELS)
+
+.PHONY: lint install-headers convert dkms-check

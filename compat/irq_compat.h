@@ -46,7 +46,8 @@
  * Where no handler argument by this name is in scope, the same identifier
  * names the enumerator below, whose type (int) tells irq_compat_regs() to
  * call get_irq_regs() instead. The choice is made by _Generic at compile time,
- * so both spellings produce the same code as a hand-written handler.
+ * so both spellings produce the same code as a hand-written handler. There is
+ * deliberately no default branch: any other type is a compile error.
  */
 enum { irq_compat_regs_arg = 0 };
 
@@ -81,8 +82,8 @@ enum { irq_compat_regs_arg = 0 };
 #define irq_compat_get_irq_regs() get_irq_regs()
 #else
 /* The tree has get_irq_regs() but does not export it: fail only where used. */
-struct pt_regs *irq_compat_no_get_irq_regs(void)
-	__attribute__((__error__("get_irq_regs() is not exported to modules by this kernel")));
+__attribute__((__error__("get_irq_regs() is not exported to modules by this kernel")))
+struct pt_regs *irq_compat_no_get_irq_regs(void);
 #define irq_compat_get_irq_regs() irq_compat_no_get_irq_regs()
 #endif
 #elif defined(IRQAIO_HAVE_IRQ_HANDLER_2ARG)
@@ -93,8 +94,8 @@ struct pt_regs *irq_compat_no_get_irq_regs(void)
  * exists, so irq_compat_regs() outside a compat handler is an error. The
  * declaration keeps the (never selected) _Generic branch valid C.
  */
-struct pt_regs *irq_compat_regs_outside_handler(void)
-	__attribute__((__error__("irq_compat_regs() used outside IRQ_COMPAT_HANDLER()")));
+__attribute__((__error__("irq_compat_regs() used outside IRQ_COMPAT_HANDLER()")))
+struct pt_regs *irq_compat_regs_outside_handler(void);
 #define irq_compat_get_irq_regs() irq_compat_regs_outside_handler()
 #endif
 
@@ -115,8 +116,8 @@ struct pt_regs *irq_compat_regs_outside_handler(void)
  */
 #define irq_compat_regs()						\
 	_Generic(irq_compat_regs_arg,					\
-		 struct pt_regs *: irq_compat_regs_arg,			\
-		 default: irq_compat_get_irq_regs())
+		 struct pt_regs * : irq_compat_regs_arg,		\
+		 int : irq_compat_get_irq_regs())
 
 #if defined(IRQAIO_HAVE_NMI_HANDLER_REGS) && defined(IRQAIO_HAVE_NMI_HANDLER_NOREGS)
 #error "irq_compat: both NMI handler prototypes probed as valid; probe results are inconsistent"

@@ -136,6 +136,7 @@ static int demo_irqdev_self_nmi(void)
 		this_cpu_dec(demo_irqdev_nmi_pending);
 	return -ETIMEDOUT;
 }
+
 #define DEMO_IRQDEV_NMI_ARGS IRQAIO_NMI_HANDLER_ARGS
 #else
 #define DEMO_IRQDEV_HAVE_NMI 0
