@@ -13,10 +13,11 @@
  *   never move f_pos (fs/aio.c does not write ki_pos back).
  * - Each request is atomic against the others: it holds dev->lock (shared
  *   for reads, exclusive for writes) from its first byte to its last.
- * - Blocking: only a throttled file blocks (DEMO_CHARDEV_IOC_SET_THROTTLE:
- *   each request sleeps before it takes the lock). A throttled request that
- *   may not block (O_NONBLOCK file, RWF_NOWAIT/IOCB_NOWAIT request) returns
- *   -EAGAIN having moved nothing. A signal during that sleep returns
+ * - Blocking: a request would block when its file is throttled
+ *   (DEMO_CHARDEV_IOC_SET_THROTTLE: each request sleeps before it takes the
+ *   lock) or when a conflicting request holds dev->lock. A request that may
+ *   not block (O_NONBLOCK file, RWF_NOWAIT/IOCB_NOWAIT request) returns
+ *   -EAGAIN there, having moved nothing. A signal during that sleep returns
  *   -ERESTARTSYS; a signal between segments ends the request with the bytes
  *   already done (partial progress), like drivers/char/mem.c.
  * - Faults: the bytes done before the first fault, else -EFAULT.
@@ -115,6 +116,25 @@ static ssize_t demo_chardev_seg(struct aio_compat_req *req, void __user *ubuf,
 	return n - left;
 }
 
+/*
+ * Take dev->lock for a request: a request that may not block gets -EAGAIN
+ * when a conflicting request holds it; others wait (killable).
+ */
+static int demo_chardev_lock(struct demo_chardev *dev,
+			     struct aio_compat_req *req, bool write)
+{
+	if (!aio_compat_may_block(req)) {
+		if (write ? down_write_trylock(&dev->lock) :
+			    down_read_trylock(&dev->lock))
+			return 0;
+		atomic64_inc(&dev->eagain);
+		return -EAGAIN;
+	}
+	if (write)
+		return down_write_killable(&dev->lock) ? -EINTR : 0;
+	return down_read_killable(&dev->lock) ? -EINTR : 0;
+}
+
 /* One request, any shape: throttle, lock, walk the segments. */
 static ssize_t demo_chardev_rw(struct aio_compat_req *req)
 {
@@ -136,13 +156,15 @@ static ssize_t demo_chardev_rw(struct aio_compat_req *req)
 	}
 
 	if (req->write) {
-		if (down_write_killable(&dev->lock))
-			return -EINTR;
+		ret = demo_chardev_lock(dev, req, true);
+		if (ret)
+			return ret;
 		ret = aio_compat_for_each_seg(req, demo_chardev_seg, dev);
 		up_write(&dev->lock);
 	} else {
-		if (down_read_killable(&dev->lock))
-			return -EINTR;
+		ret = demo_chardev_lock(dev, req, false);
+		if (ret)
+			return ret;
 		ret = aio_compat_for_each_seg(req, demo_chardev_seg, dev);
 		up_read(&dev->lock);
 	}

@@ -49,7 +49,8 @@ struct demo_chardev_stats {
  * milliseconds (interruptibly, before taking the lock) before it moves data;
  * 0 turns it off. A throttled request that may not block (O_NONBLOCK on the
  * file, or RWF_NOWAIT / IOCB_NOWAIT on the request) fails with EAGAIN
- * instead, having moved nothing. A signal during the sleep ends the request
+ * instead, having moved nothing (as it does when a conflicting request
+ * holds the device lock). A signal during the sleep ends the request
  * with ERESTARTSYS (EINTR for a handler without SA_RESTART).
  */
 #define DEMO_CHARDEV_IOC_SET_THROTTLE	_IOW(DEMO_CHARDEV_IOC_MAGIC, 1, __u32)
