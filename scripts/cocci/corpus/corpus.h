@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Stand-ins for the 2.6.18 kernel services the corpus handlers call, so that
+ * they compile against the historical API model (model/include, one world of
+ * model/worlds/). Deliberately world-independent: helpers that took regs in
+ * 2.6.18 keep taking them, the way a driver's own helpers would.
+ */
+#ifndef CORPUS_H
+#define CORPUS_H
+#include <linux/kernel.h>
+#include <linux/types.h>
+#include <asm/ptrace.h>
+
+#ifndef IRQ_RETVAL
+#define IRQ_RETVAL(x)	((x) != 0)	/* <linux/interrupt.h> of 2.6.18 */
+#endif
+#define CPU_PROFILING	1
+#define KERN_WARNING	"<4>"
+
+struct corpus_state {
+	unsigned long ticks, user_ticks, profiled, handled, math_errors;
+	unsigned long last_ip;
+};
+extern struct corpus_state corpus;
+
+static inline void do_timer(unsigned long n) { corpus.ticks += n; }
+static inline void update_process_times(int user) { corpus.user_ticks += !!user; }
+static inline void profile_tick(int type, struct pt_regs *regs)
+{
+	corpus.profiled++;
+	corpus.last_ip = regs ? regs->ip : 0;
+}
+static inline void outb(unsigned char v, unsigned int port) { (void)v; (void)port; }
+static inline unsigned int readl(const volatile void *addr) { return *(const volatile unsigned int *)addr; }
+static inline void writel(unsigned int v, volatile void *addr) { *(volatile unsigned int *)addr = v; }
+static inline void spin_lock(int *l) { (void)l; }
+static inline void spin_unlock(int *l) { (void)l; }
+
+/* libata in miniature: a host with ports and a lock. */
+struct ata_port { unsigned int port_no; int busy; };
+struct ata_host {
+	int lock;
+	unsigned int n_ports;
+	void *mmio_base;
+	void *private_data;
+	struct ata_port *ports[4];
+};
+static inline unsigned int ata_host_intr(struct ata_port *ap) { return ap && ap->busy; }
+#endif /* CORPUS_H */

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * MODEL, not a kernel: registers every corpus handler with the model's
+ * request_irq() and delivers an interrupt to each through the model's
+ * do_IRQ(), checking that each handler saw the interrupted registers. Built
+ * by scripts/cocci/check-corpus before conversion (2.6.18 world) and after
+ * (both worlds).
+ */
+#include <stdio.h>
+#include <linux/interrupt.h>
+#include "corpus.h"
+
+struct corpus_state corpus;
+
+int corpus_frv_dma_init(void);
+int corpus_frv_time_init(void);
+int corpus_i8259_init(void);
+int corpus_x86_64_time_init(void);
+int corpus_ahci_init(struct ata_host *host);
+int corpus_sata_mv_init(struct ata_host *host);
+int corpus_sata_promise_init(struct ata_host *host);
+int corpus_sata_vsc_init(struct ata_host *host);
+int corpus_legacy_cast_init(void);
+
+static int failed, n;
+
+static void expect(int ok, const char *what)
+{
+	n++;
+	printf("%sok %d %s\n", ok ? "" : "not ", n, what);
+	failed += !ok;
+}
+
+/* Deliver @irq with registers at @ip; the handler's view lands in corpus. */
+static irqreturn_t fire(unsigned int irq, unsigned long ip, int user)
+{
+	struct pt_regs regs = { .ip = ip, .cs = user ? 0x33 : 0x10 };
+
+	corpus.last_ip = 0;
+	return model_do_irq(irq, &regs);
+}
+
+int main(void)
+{
+	static unsigned int mmio[32];
+	struct ata_port port = { .port_no = 0, .busy = 1 };
+	struct ata_host host = { .n_ports = 1, .mmio_base = mmio, .ports = { &port } };
+
+	printf("KTAP version 1\n# corpus %s (a userspace MODEL of the historical API, not a kernel)\n1..9\n",
+	       MODEL_WORLD);
+	expect(!corpus_x86_64_time_init() && fire(0, 0x1000, 0) == IRQ_HANDLED &&
+	       corpus.last_ip == 0x1000 && corpus.ticks == 1, "x86_64_timer_interrupt");
+	expect(!corpus_frv_dma_init() && fire(1, 0x1100, 0) == IRQ_HANDLED &&
+	       corpus.last_ip == 0x1100, "frv_dma_irq_handler");
+	expect(!corpus_frv_time_init() && fire(2, 0x1200, 1) == IRQ_HANDLED &&
+	       corpus.last_ip == 0x1200 && corpus.user_ticks == 1, "frv_timer_interrupt");
+	expect(!corpus_i8259_init() && fire(13, 0x1300, 0) == IRQ_HANDLED &&
+	       corpus.last_ip == 0x1300 && corpus.math_errors == 1, "i8259_math_error_irq");
+	expect(!corpus_ahci_init(&host) && fire(4, 0, 0) == IRQ_HANDLED, "ahci_interrupt");
+	expect(!corpus_sata_mv_init(&host) && fire(5, 0, 0) == IRQ_HANDLED, "sata_mv_interrupt");
+	mmio[0x40 / 4] = 1;
+	expect(!corpus_sata_promise_init(&host) && fire(6, 0, 0) == IRQ_HANDLED,
+	       "sata_promise_interrupt");
+	expect(!corpus_sata_vsc_init(&host) && fire(7, 0, 0) == IRQ_HANDLED, "sata_vsc_interrupt");
+	expect(!corpus_legacy_cast_init() && fire(8, 0x1800, 1) == IRQ_HANDLED &&
+	       corpus.last_ip == 0x1800 && corpus.user_ticks == 2, "legacy_cast_isr");
+	return failed ? 1 : 0;
+}
