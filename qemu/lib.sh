@@ -82,10 +82,12 @@ build_modules() {
 	cp "$src/compat/generated/irqaio_features.h" "$BUILD/$k/irqaio_features.h"
 }
 
-# make_initramfs KERNEL [EXTRA...]: busybox, init, the modules and the tests.
+# make_initramfs KERNEL [EXTRA...]: busybox, init, the modules and the tests,
+# plus the programs qemu/guest-extras names (HOST:GUEST specs, one a line).
 make_initramfs() {
-	local k=$1
+	local k=$1 extras
 	shift
+	mapfile -t extras < <("$IRQAIO_TOP/qemu/guest-extras")
 	"$IRQAIO_TOP/qemu/mkinitramfs" "$BUILD/$k/initramfs.cpio.gz" \
-		"$BUILD/$k/modules:/modules" "$BUILD/tests:/tests" "$@"
+		"$BUILD/$k/modules:/modules" "$BUILD/tests:/tests" "${extras[@]}" "$@"
 }
