@@ -1,0 +1,566 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * DELIBERATELY LEGACY copy of drivers/demo_irqdev/demo_irqdev.c, the input of
+ * scripts/cocci/check-legacy-demo: its interrupt handler is written the
+ * pre-2.6.19 way, irqreturn_t h(int irq, void *dev_id, struct pt_regs *regs),
+ * and its NMI handler with the stock regs argument, both using regs
+ * directly. It builds on no kernel of the matrix as it is (no 2-argument
+ * prototype matches it, and patched-6.1 drops the NMI regs argument);
+ * scripts/convert --mode compat turns it back into the driver we ship.
+ *
+ * demo_irqdev - PCI driver for QEMU's "edu" device (1234:11e8), written once
+ * against compat/irq_compat.h: its interrupt and NMI handlers build with
+ * whichever handler prototype the target tree has, and both look at the
+ * interrupted registers through irq_compat_regs(), the way the 2.6.19 timer
+ * interrupt started to use get_irq_regs() for user_mode(regs).
+ *
+ * Device (QEMU docs/specs/edu.rst): 0x00 identification (0xRRrr00ed),
+ * 0x08 factorial, 0x20 status (0x80: interrupt when the factorial is done),
+ * 0x24 interrupt status, 0x60 raise, 0x64 acknowledge; INTx or one MSI.
+ *
+ * User interface: /dev/demo_irqdev<N>, ioctls in <irqaio/demo_irqdev.h>.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/atomic.h>
+#include <linux/completion.h>
+#include <linux/delay.h>
+#include <linux/fs.h>
+#include <linux/idr.h>
+#include <linux/io.h>
+#include <linux/kref.h>
+#include <linux/miscdevice.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/pci.h>
+#include <linux/percpu.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/uaccess.h>
+
+#include <irq_compat.h>
+#include <irqaio/demo_irqdev.h>
+
+#define DRV_NAME		"demo_irqdev"
+
+#define EDU_VENDOR_ID		0x1234
+#define EDU_DEVICE_ID		0x11e8
+
+#define EDU_REG_ID		0x00
+#define  EDU_ID_MAGIC_MASK	GENMASK(7, 0)
+#define  EDU_ID_MAGIC		0xed
+#define EDU_REG_FACT		0x08
+#define EDU_REG_STATUS		0x20
+#define  EDU_STATUS_COMPUTING	BIT(0)
+#define  EDU_STATUS_FACT_IRQ	BIT(7)
+#define EDU_REG_IRQ_STATUS	0x24
+#define EDU_REG_IRQ_RAISE	0x60
+#define EDU_REG_IRQ_ACK		0x64
+
+/* Interrupt causes: the device sets bit 0 (factorial) and bit 8 (DMA). */
+#define EDU_IRQ_FACT		BIT(0)
+#define EDU_IRQ_DMA		BIT(8)
+/* The cause this driver raises by software; any bit but the device's own. */
+#define EDU_IRQ_SOFT		BIT(16)
+
+#define DEMO_IRQDEV_DEFAULT_TIMEOUT_MS	1000
+
+static bool force_intx;
+module_param(force_intx, bool, 0444);
+MODULE_PARM_DESC(force_intx, "Use INTx even where MSI is available");
+
+static DEFINE_IDA(demo_irqdev_ida);
+
+struct demo_irqdev {
+	struct pci_dev *pdev;
+	void __iomem *regs;
+	unsigned int irq;
+	int id;
+	char name[24];
+	struct miscdevice misc;
+	/* One reference for the binding (dropped after devm frees the IRQ), one per open file. */
+	struct kref ref;
+	/* Serialises user operations on the device against each other and against remove(). */
+	struct mutex op_lock;
+	bool gone;			/* protected by op_lock: remove() ran */
+	atomic_t stopping;		/* remove() asks a long fire loop to stop */
+	bool nested_nmi;		/* written under op_lock, read by the IRQ handler */
+	struct completion soft_done;	/* a software-raised interrupt was handled */
+	struct completion fact_done;	/* the factorial interrupt was handled */
+	/* Protects stats: the IRQ handler updates them, ioctls read them. */
+	spinlock_t stats_lock;
+	struct demo_irqdev_stats stats;
+};
+
+/*
+ * NMI bookkeeping is global: one NMI handler serves every device. An NMI
+ * cannot take locks, so it uses per-CPU counters and atomics only. The
+ * handler claims an NMI only on a CPU where this driver raised one.
+ */
+static DEFINE_PER_CPU(unsigned int, demo_irqdev_nmi_pending);
+static DEFINE_PER_CPU(unsigned long, demo_irqdev_nmi_seen);
+static atomic64_t demo_irqdev_nmi_handled = ATOMIC64_INIT(0);
+static atomic64_t demo_irqdev_nmi_regs_null = ATOMIC64_INIT(0);
+
+#if defined(NMI_COMPAT_HANDLER) && defined(IRQAIO_HAVE_APIC_SELF_NMI_EXPORTED)
+#define DEMO_IRQDEV_HAVE_NMI 1
+#include <asm/apic.h>
+
+static int demo_irqdev_nmi(unsigned int type, struct pt_regs *regs)
+{
+	if (!this_cpu_read(demo_irqdev_nmi_pending))
+		return NMI_DONE;
+	this_cpu_dec(demo_irqdev_nmi_pending);
+
+	if (!regs)
+		atomic64_inc(&demo_irqdev_nmi_regs_null);
+	atomic64_inc(&demo_irqdev_nmi_handled);
+	this_cpu_inc(demo_irqdev_nmi_seen);
+	return NMI_HANDLED;
+}
+
+/*
+ * Raise one NMI on this CPU and wait until our handler saw it. Callable with
+ * interrupts off (the IRQ handler uses it); the caller keeps preemption off.
+ */
+static int demo_irqdev_self_nmi(void)
+{
+	unsigned long seen = this_cpu_read(demo_irqdev_nmi_seen);
+	unsigned int us;
+
+	this_cpu_inc(demo_irqdev_nmi_pending);
+	apic->send_IPI_mask(cpumask_of(smp_processor_id()), NMI_VECTOR);
+	for (us = 0; us < 100000; us++) {
+		if (this_cpu_read(demo_irqdev_nmi_seen) != seen)
+			return 0;
+		udelay(1);
+	}
+	/* Lost: withdraw the request so a later NMI is not claimed for it. */
+	if (this_cpu_read(demo_irqdev_nmi_pending))
+		this_cpu_dec(demo_irqdev_nmi_pending);
+	return -ETIMEDOUT;
+}
+
+#define DEMO_IRQDEV_NMI_ARGS IRQAIO_NMI_HANDLER_ARGS
+#else
+#define DEMO_IRQDEV_HAVE_NMI 0
+#define DEMO_IRQDEV_NMI_ARGS 0
+static int demo_irqdev_self_nmi(void)
+{
+	return -EOPNOTSUPP;
+}
+#endif /* NMI support */
+
+static inline u32 demo_irqdev_read(struct demo_irqdev *d, unsigned int reg)
+{
+	return ioread32(d->regs + reg);
+}
+
+static inline void demo_irqdev_write(struct demo_irqdev *d, unsigned int reg, u32 val)
+{
+	iowrite32(val, d->regs + reg);
+}
+
+/* In the IRQ handler: an NMI in between must leave our registers pointer intact. */
+static void demo_irqdev_check_nested_nmi(struct demo_irqdev *d, struct pt_regs *before)
+{
+	struct pt_regs *after;
+
+	if (demo_irqdev_self_nmi())
+		return;
+	after = irq_compat_regs();
+	spin_lock(&d->stats_lock);
+	if (after == before)
+		d->stats.nested_nmi_ok++;
+	else
+		d->stats.nested_nmi_bad++;
+	spin_unlock(&d->stats_lock);
+}
+
+static irqreturn_t demo_irqdev_isr(int irq, void *dev_id, struct pt_regs *regs)
+{
+	struct demo_irqdev *d = dev_id;
+	u32 status;
+
+	status = demo_irqdev_read(d, EDU_REG_IRQ_STATUS);
+	if (!status) {
+		/* Not ours: a shared INTx line, or a spurious interrupt. */
+		spin_lock(&d->stats_lock);
+		d->stats.irq_none++;
+		spin_unlock(&d->stats_lock);
+		return IRQ_NONE;
+	}
+	/* Acknowledge exactly what we saw: a cause raised since stays pending. */
+	demo_irqdev_write(d, EDU_REG_IRQ_ACK, status);
+
+	if (READ_ONCE(d->nested_nmi) && (status & EDU_IRQ_SOFT))
+		demo_irqdev_check_nested_nmi(d, regs);
+
+	spin_lock(&d->stats_lock);
+	d->stats.irq_handled++;
+	if (status & EDU_IRQ_FACT)
+		d->stats.fact_irqs++;
+	if (status & EDU_IRQ_SOFT)
+		d->stats.raise_irqs++;
+	if (!regs) {
+		d->stats.regs_null++;
+	} else {
+		if (user_mode(regs))
+			d->stats.regs_user++;
+		else
+			d->stats.regs_kernel++;
+		d->stats.last_ip = instruction_pointer(regs);
+	}
+	spin_unlock(&d->stats_lock);
+
+	if (status & EDU_IRQ_FACT)
+		complete(&d->fact_done);
+	if (status & EDU_IRQ_SOFT)
+		complete(&d->soft_done);
+	return IRQ_HANDLED;
+}
+
+static unsigned long demo_irqdev_timeout(u32 ms)
+{
+	return msecs_to_jiffies(ms ? ms : DEMO_IRQDEV_DEFAULT_TIMEOUT_MS);
+}
+
+/* Raise interrupts one at a time, each acknowledged before the next. */
+static int demo_irqdev_fire(struct demo_irqdev *d, struct demo_irqdev_fire *f)
+{
+	unsigned long timeout = demo_irqdev_timeout(f->timeout_ms);
+	long left;
+	int ret = 0;
+
+	if (f->count > DEMO_IRQDEV_MAX_FIRE || (f->flags & ~DEMO_IRQDEV_FIRE_FLAGS))
+		return -EINVAL;
+	if ((f->flags & DEMO_IRQDEV_FIRE_NESTED_NMI) && !DEMO_IRQDEV_HAVE_NMI)
+		return -EOPNOTSUPP;
+
+	WRITE_ONCE(d->nested_nmi, !!(f->flags & DEMO_IRQDEV_FIRE_NESTED_NMI));
+	for (f->done = 0; f->done < f->count; f->done++) {
+		if (atomic_read(&d->stopping)) {
+			ret = -ENODEV;
+			break;
+		}
+		reinit_completion(&d->soft_done);
+		demo_irqdev_write(d, EDU_REG_IRQ_RAISE, EDU_IRQ_SOFT);
+		left = wait_for_completion_killable_timeout(&d->soft_done, timeout);
+		if (left <= 0) {
+			ret = left ? left : -ETIMEDOUT;
+			break;
+		}
+	}
+	WRITE_ONCE(d->nested_nmi, false);
+	/* Partial progress is reported through @done; an error only if none. */
+	return f->done ? 0 : ret;
+}
+
+static int demo_irqdev_fire_nmi(struct demo_irqdev_fire *f)
+{
+	int ret = 0;
+
+	if (!DEMO_IRQDEV_HAVE_NMI)
+		return -EOPNOTSUPP;
+	if (f->count > DEMO_IRQDEV_MAX_FIRE || f->flags)
+		return -EINVAL;
+	for (f->done = 0; f->done < f->count; f->done++) {
+		if (fatal_signal_pending(current)) {
+			ret = -EINTR;
+			break;
+		}
+		preempt_disable();
+		ret = demo_irqdev_self_nmi();
+		preempt_enable();
+		if (ret)
+			break;
+		cond_resched();
+	}
+	return f->done ? 0 : ret;
+}
+
+static int demo_irqdev_factorial(struct demo_irqdev *d, struct demo_irqdev_factorial *fa)
+{
+	long left;
+
+	if (demo_irqdev_read(d, EDU_REG_STATUS) & EDU_STATUS_COMPUTING)
+		return -EBUSY;
+	reinit_completion(&d->fact_done);
+	demo_irqdev_write(d, EDU_REG_STATUS, EDU_STATUS_FACT_IRQ);
+	demo_irqdev_write(d, EDU_REG_FACT, fa->n);
+	left = wait_for_completion_killable_timeout(&d->fact_done,
+						    demo_irqdev_timeout(fa->timeout_ms));
+	if (left <= 0)
+		return left ? left : -ETIMEDOUT;
+	fa->result = demo_irqdev_read(d, EDU_REG_FACT);
+	return 0;
+}
+
+static void demo_irqdev_get_stats(struct demo_irqdev *d, struct demo_irqdev_stats *s)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&d->stats_lock, flags);
+	*s = d->stats;
+	spin_unlock_irqrestore(&d->stats_lock, flags);
+	s->nmi_handled = atomic64_read(&demo_irqdev_nmi_handled);
+	s->nmi_regs_null = atomic64_read(&demo_irqdev_nmi_regs_null);
+	snprintf(s->last_ip_sym, sizeof(s->last_ip_sym), "%pS", (void *)(unsigned long)s->last_ip);
+}
+
+static long demo_irqdev_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	struct demo_irqdev *d = file->private_data;
+	void __user *uarg = (void __user *)arg;
+	union {
+		struct demo_irqdev_fire fire;
+		struct demo_irqdev_factorial fact;
+		struct demo_irqdev_stats stats;
+	} u;
+	long ret;
+
+	switch (cmd) {
+	case DEMO_IRQDEV_IOC_FIRE:
+	case DEMO_IRQDEV_IOC_FIRE_NMI:
+		if (copy_from_user(&u.fire, uarg, sizeof(u.fire)))
+			return -EFAULT;
+		break;
+	case DEMO_IRQDEV_IOC_FACTORIAL:
+		if (copy_from_user(&u.fact, uarg, sizeof(u.fact)))
+			return -EFAULT;
+		break;
+	case DEMO_IRQDEV_IOC_STATS:
+		memset(&u.stats, 0, sizeof(u.stats));
+		break;
+	default:
+		return -ENOTTY;
+	}
+
+	if (mutex_lock_interruptible(&d->op_lock))
+		return -ERESTARTSYS;
+	if (d->gone) {
+		mutex_unlock(&d->op_lock);
+		return -ENODEV;
+	}
+	switch (cmd) {
+	case DEMO_IRQDEV_IOC_FIRE:
+		ret = demo_irqdev_fire(d, &u.fire);
+		break;
+	case DEMO_IRQDEV_IOC_FIRE_NMI:
+		ret = demo_irqdev_fire_nmi(&u.fire);
+		break;
+	case DEMO_IRQDEV_IOC_FACTORIAL:
+		ret = demo_irqdev_factorial(d, &u.fact);
+		break;
+	default:
+		demo_irqdev_get_stats(d, &u.stats);
+		ret = 0;
+		break;
+	}
+	mutex_unlock(&d->op_lock);
+	if (ret)
+		return ret;
+
+	switch (cmd) {
+	case DEMO_IRQDEV_IOC_FIRE:
+	case DEMO_IRQDEV_IOC_FIRE_NMI:
+		return copy_to_user(uarg, &u.fire, sizeof(u.fire)) ? -EFAULT : 0;
+	case DEMO_IRQDEV_IOC_FACTORIAL:
+		return copy_to_user(uarg, &u.fact, sizeof(u.fact)) ? -EFAULT : 0;
+	default:
+		return copy_to_user(uarg, &u.stats, sizeof(u.stats)) ? -EFAULT : 0;
+	}
+}
+
+static void demo_irqdev_free(struct kref *ref)
+{
+	struct demo_irqdev *d = container_of(ref, struct demo_irqdev, ref);
+
+	kfree(d);
+}
+
+static int demo_irqdev_open(struct inode *inode, struct file *file)
+{
+	/* misc_open() set private_data to our miscdevice, under misc_mtx. */
+	struct demo_irqdev *d = container_of(file->private_data, struct demo_irqdev, misc);
+
+	kref_get(&d->ref);
+	file->private_data = d;
+	return 0;
+}
+
+static int demo_irqdev_release(struct inode *inode, struct file *file)
+{
+	struct demo_irqdev *d = file->private_data;
+
+	kref_put(&d->ref, demo_irqdev_free);
+	return 0;
+}
+
+static const struct file_operations demo_irqdev_fops = {
+	.owner		= THIS_MODULE,
+	.open		= demo_irqdev_open,
+	.release	= demo_irqdev_release,
+	.unlocked_ioctl	= demo_irqdev_ioctl,
+	.compat_ioctl	= compat_ptr_ioctl,
+};
+
+/* devm actions: run in reverse order of registration after remove(). */
+static void demo_irqdev_put_action(void *data)
+{
+	struct demo_irqdev *d = data;
+
+	kref_put(&d->ref, demo_irqdev_free);
+}
+
+static void demo_irqdev_free_vectors(void *data)
+{
+	pci_free_irq_vectors(data);
+}
+
+static void demo_irqdev_free_id(void *data)
+{
+	struct demo_irqdev *d = data;
+
+	ida_free(&demo_irqdev_ida, d->id);
+}
+
+static int demo_irqdev_probe(struct pci_dev *pdev, const struct pci_device_id *id)
+{
+	struct device *dev = &pdev->dev;
+	unsigned int irq_types;
+	struct demo_irqdev *d;
+	u32 ident;
+	int ret;
+
+	d = kzalloc(sizeof(*d), GFP_KERNEL);
+	if (!d)
+		return -ENOMEM;
+	kref_init(&d->ref);
+	mutex_init(&d->op_lock);
+	spin_lock_init(&d->stats_lock);
+	init_completion(&d->soft_done);
+	init_completion(&d->fact_done);
+	d->pdev = pdev;
+	/* Registered first, so it runs last: after the IRQ is freed. */
+	ret = devm_add_action_or_reset(dev, demo_irqdev_put_action, d);
+	if (ret)
+		return ret;
+
+	ret = pcim_enable_device(pdev);
+	if (ret)
+		return ret;
+	ret = pcim_iomap_regions(pdev, BIT(0), DRV_NAME);
+	if (ret)
+		return ret;
+	d->regs = pcim_iomap_table(pdev)[0];
+
+	ident = demo_irqdev_read(d, EDU_REG_ID);
+	if ((ident & EDU_ID_MAGIC_MASK) != EDU_ID_MAGIC) {
+		dev_err(dev, "not an edu device (id %#x)\n", ident);
+		return -ENODEV;
+	}
+	pci_set_master(pdev);	/* MSI is a memory write by the device */
+
+	irq_types = IRQ_COMPAT_PCI_IRQ_INTX;
+	if (!force_intx)
+		irq_types |= PCI_IRQ_MSI;
+	ret = pci_alloc_irq_vectors(pdev, 1, 1, irq_types);
+	if (ret < 0)
+		return ret;
+	ret = devm_add_action_or_reset(dev, demo_irqdev_free_vectors, pdev);
+	if (ret)
+		return ret;
+	d->irq = pci_irq_vector(pdev, 0);
+	d->stats.irq = d->irq;
+	d->stats.irq_mode = pdev->msi_enabled ? DEMO_IRQDEV_MODE_MSI : DEMO_IRQDEV_MODE_INTX;
+	d->stats.irq_handler_args = IRQAIO_IRQ_HANDLER_ARGS;
+	d->stats.nmi_handler_args = DEMO_IRQDEV_NMI_ARGS;
+
+	d->id = ida_alloc(&demo_irqdev_ida, GFP_KERNEL);
+	if (d->id < 0)
+		return d->id;
+	ret = devm_add_action_or_reset(dev, demo_irqdev_free_id, d);
+	if (ret)
+		return ret;
+	snprintf(d->name, sizeof(d->name), DEMO_IRQDEV_NAME "%d", d->id);
+
+	ret = devm_request_irq(dev, d->irq, demo_irqdev_isr, IRQF_SHARED, d->name, d);
+	if (ret)
+		return ret;
+
+	d->misc.minor = MISC_DYNAMIC_MINOR;
+	d->misc.name = d->name;
+	d->misc.fops = &demo_irqdev_fops;
+	d->misc.parent = dev;
+	ret = misc_register(&d->misc);
+	if (ret)
+		return ret;
+
+	pci_set_drvdata(pdev, d);
+	dev_info(dev, "%s: edu rev %#x, irq %u (%s), %d-argument IRQ handler, NMI handler %s\n",
+		 d->name, ident >> 24, d->irq, pdev->msi_enabled ? "MSI" : "INTx",
+		 IRQAIO_IRQ_HANDLER_ARGS,
+		 DEMO_IRQDEV_NMI_ARGS == 2 ? "with regs" :
+		 DEMO_IRQDEV_NMI_ARGS == 1 ? "without regs" : "absent");
+	return 0;
+}
+
+static void demo_irqdev_remove(struct pci_dev *pdev)
+{
+	struct demo_irqdev *d = pci_get_drvdata(pdev);
+
+	/* Stop a running fire loop, refuse new opens, then new operations. */
+	atomic_set(&d->stopping, 1);
+	misc_deregister(&d->misc);
+	mutex_lock(&d->op_lock);
+	d->gone = true;
+	mutex_unlock(&d->op_lock);
+	/* devm now frees the IRQ, the mapping, the vectors, then our reference. */
+}
+
+static const struct pci_device_id demo_irqdev_ids[] = {
+	{ PCI_DEVICE(EDU_VENDOR_ID, EDU_DEVICE_ID) },
+	{ }
+};
+MODULE_DEVICE_TABLE(pci, demo_irqdev_ids);
+
+static struct pci_driver demo_irqdev_driver = {
+	.name		= DRV_NAME,
+	.id_table	= demo_irqdev_ids,
+	.probe		= demo_irqdev_probe,
+	.remove		= demo_irqdev_remove,
+};
+
+static int __init demo_irqdev_init(void)
+{
+	int ret;
+
+#if DEMO_IRQDEV_HAVE_NMI
+	ret = register_nmi_handler(NMI_LOCAL, demo_irqdev_nmi, 0, DRV_NAME);
+	if (ret)
+		return ret;
+#endif
+	ret = pci_register_driver(&demo_irqdev_driver);
+#if DEMO_IRQDEV_HAVE_NMI
+	if (ret)
+		unregister_nmi_handler(NMI_LOCAL, DRV_NAME);
+#endif
+	return ret;
+}
+
+static void __exit demo_irqdev_exit(void)
+{
+	pci_unregister_driver(&demo_irqdev_driver);
+#if DEMO_IRQDEV_HAVE_NMI
+	/* Waits for a handler still running on another CPU. */
+	unregister_nmi_handler(NMI_LOCAL, DRV_NAME);
+#endif
+}
+
+module_init(demo_irqdev_init);
+module_exit(demo_irqdev_exit);
+
+MODULE_DESCRIPTION("QEMU edu device: IRQ and NMI handlers written once through irq_compat.h");
+MODULE_LICENSE("GPL");
