@@ -2,12 +2,17 @@
 /*
  * MODEL, not a kernel: registers every corpus handler with the model's
  * request_irq() and delivers an interrupt to each through the model's
- * do_IRQ(), checking that each handler saw the interrupted registers. Built
+ * do_IRQ(), checking that each handler saw the interrupted registers; drives
+ * the aio corpus driver through the model's read(2)/readv(2)/writev(2). Built
  * by scripts/cocci/check-corpus before conversion (2.6.18 world) and after
  * (both worlds).
  */
 #include <stdio.h>
+#include <string.h>
 #include <linux/interrupt.h>
+#include <linux/fs.h>
+#include <linux/uio.h>
+#include <model/vfs.h>
 #include "corpus.h"
 
 struct corpus_state corpus;
@@ -21,8 +26,29 @@ int corpus_sata_mv_init(struct ata_host *host);
 int corpus_sata_promise_init(struct ata_host *host);
 int corpus_sata_vsc_init(struct ata_host *host);
 int corpus_legacy_cast_init(void);
+const struct file_operations *corpus_membuf_fops(void);
 
 static int failed, n;
+
+/* write(2) of 10 bytes at 5, then readv(2) of them as 4 + 0 + 6 bytes. */
+static int membuf_roundtrip(void)
+{
+	struct file f = { .f_op = corpus_membuf_fops() };
+	char out[10] = "abcdefghij", in[10] = { 0 };
+	struct iovec iov[3] = { { in, 4 }, { in + 4, 0 }, { in + 4, 6 } };
+	struct iovec wiov[2] = { { out, 3 }, { out + 3, 7 } };
+	loff_t pos = 5;
+
+	if (model_vfs_rw(&f, 1, out, sizeof(out), &pos) != 10 || pos != 15)
+		return 0;
+	pos = 5;
+	if (model_vfs_rwv(&f, 0, iov, 3, &pos) != 10 || pos != 15 || memcmp(in, out, 10))
+		return 0;
+	pos = 60;	/* 4 bytes before the end: a short vectored write */
+	if (model_vfs_rwv(&f, 1, wiov, 2, &pos) != 4 || pos != 64)
+		return 0;
+	return 1;
+}
 
 static void expect(int ok, const char *what)
 {
@@ -46,7 +72,7 @@ int main(void)
 	struct ata_port port = { .port_no = 0, .busy = 1 };
 	struct ata_host host = { .n_ports = 1, .mmio_base = mmio, .ports = { &port } };
 
-	printf("KTAP version 1\n# corpus %s (a userspace MODEL of the historical API, not a kernel)\n1..9\n",
+	printf("KTAP version 1\n# corpus %s (a userspace MODEL of the historical API, not a kernel)\n1..10\n",
 	       MODEL_WORLD);
 	expect(!corpus_x86_64_time_init() && fire(0, 0x1000, 0) == IRQ_HANDLED &&
 	       corpus.last_ip == 0x1000 && corpus.ticks == 1, "x86_64_timer_interrupt");
@@ -64,5 +90,6 @@ int main(void)
 	expect(!corpus_sata_vsc_init(&host) && fire(7, 0, 0) == IRQ_HANDLED, "sata_vsc_interrupt");
 	expect(!corpus_legacy_cast_init() && fire(8, 0x1800, 1) == IRQ_HANDLED &&
 	       corpus.last_ip == 0x1800 && corpus.user_ticks == 2, "legacy_cast_isr");
+	expect(membuf_roundtrip(), "membuf_aio_write_then_readv");
 	return failed ? 1 : 0;
 }
