@@ -37,3 +37,15 @@ copy_tree() {
 		--exclude 'compat/generated/' --exclude '*.o' --exclude '*.ko' \
 		--exclude '.*.cmd' "$IRQAIO_TOP/" "$1/"
 }
+
+# matrix_kdir NAME: the kernel tree of a matrix entry. A ready entry is used
+# as it is (for patched-6.1, qemu/fetch-kernel would rebuild the kernel when
+# core-patch/ changed, which is not a lint's or a packaging check's job);
+# otherwise qemu/fetch-kernel fetches or builds it.
+matrix_kdir() {
+	if [ -e "$(kernel_dir "$1")/ready" ]; then
+		echo "$(kernel_dir "$1")/kdir"
+	else
+		echo "$("$IRQAIO_TOP/qemu/fetch-kernel" "$1")/kdir"
+	fi
+}
