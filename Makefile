@@ -38,7 +38,11 @@ shell:
 model-check:
 	$(MAKE) -C model check
 
-.PHONY: all modules features clean check run shell model-check
+# Benchmarks, not part of check: results/ (DOC=1 also rewrites BENCHMARKS.md).
+bench:
+	$(CURDIR)/qemu/bench $(if $(DOC),--doc)
+
+.PHONY: all modules features clean check run shell model-check bench
 
 # Maintainer tools (scripts/; see docs/using-the-shim.md)
 #   make lint                       checkpatch --strict, sparse (C=2), shellcheck
