@@ -107,10 +107,18 @@ static ssize_t demo_chardev_seg(struct aio_compat_req *req, void __user *ubuf,
 	}
 	atomic64_inc(&dev->segments);
 	n = min_t(size_t, len, dev->size - pos);
-	if (req->write)
-		left = copy_from_user(dev->data + pos, ubuf, n);
-	else
+	if (req->write) {
+		/*
+		 * copy_from_user() zero-fills what it could not copy, which
+		 * would wipe stored bytes past a fault: copy without that, so
+		 * a faulting write changes only the bytes it reports written.
+		 */
+		if (!access_ok(ubuf, n))
+			return -EFAULT;
+		left = __copy_from_user(dev->data + pos, ubuf, n);
+	} else {
 		left = copy_to_user(ubuf, dev->data + pos, n);
+	}
 	if (left == n)
 		return -EFAULT;
 	return n - left;
