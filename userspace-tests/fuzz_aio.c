@@ -518,12 +518,16 @@ static int errno_slot(int e)
 	}
 }
 
-/* The errnos io_submit may answer a hostile iocb with. */
+/*
+ * The errnos io_submit may answer a hostile iocb with. ENOTBLK: on a
+ * kernel without CONFIG_BLOCK (patched-6.1's config) ioprio_check_cap()
+ * refuses every IOCB_FLAG_IOPRIO with it.
+ */
 static int submit_errno_ok(int e)
 {
 	return e == EINVAL || e == EFAULT || e == EBADF || e == EAGAIN ||
 	       e == EOPNOTSUPP || e == ENOSPC || e == EINTR || e == EPERM ||
-	       e == ENOMEM;
+	       e == ENOMEM || e == ENOTBLK;
 }
 
 static int check_event(struct req *reqs, long n, const struct io_event *ev,
