@@ -66,7 +66,7 @@ def kernel_section(k, r, out):
              "tmpfs_preadv", "memcpy_read"),
             ("write", "chardev_pwritev", "chardev_pwrite_sep", "chardev_writev",
              "tmpfs_pwritev", "memcpy_write")):
-        out.append(f"{direction.capitalize()}s, MiB/s (best of 5 runs), and ratios:\n")
+        out.append(f"{direction.capitalize()}s, MiB/s (best of 9 interleaved runs), and ratios:\n")
         out.append("| request | demo_chardev io_submit vectored | N separate iocbs | "
                    "readv/writev(2) | tmpfs io_submit vectored | memcpy | "
                    "chardev / tmpfs | vectored speed-up over N iocbs | chardev / memcpy |")
