@@ -19,7 +19,7 @@
  *                           iter->__iov behind iter_iov().
  *
  * A driver writes its data path once, as a handler that receives a struct
- * aio_compat_req and walks it with aio_compat_for_each_seg(): a callback per
+ * aio_compat_req and walks it with aio_compat_seg_walk(): a callback per
  * user segment (address, length, file position), whatever shape the request
  * came in. AIO_COMPAT_DEFINE_METHODS() generates the methods with exactly the
  * target tree's prototypes and AIO_COMPAT_FOPS() puts them in the right
@@ -39,7 +39,7 @@
  *	{
  *		if (busy && !aio_compat_may_block(req))
  *			return -EAGAIN;
- *		return aio_compat_for_each_seg(req, foo_seg, foo);
+ *		return aio_compat_seg_walk(req, foo_seg, foo);
  *	}
  *	AIO_COMPAT_DEFINE_METHODS(foo, foo_rw);
  *
@@ -80,7 +80,7 @@
  *	2.6.18 readv, ITER_IOVEC)
  * @AIO_COMPAT_SHAPE_UBUF: ITER_UBUF, one user buffer in an iov_iter (6.0+)
  * @AIO_COMPAT_SHAPE_OTHER: a kernel-backed iov_iter (kvec, bvec, pipe, ...);
- *	aio_compat_for_each_seg() refuses it with -EINVAL
+ *	aio_compat_seg_walk() refuses it with -EINVAL
  * @AIO_COMPAT_NR_SHAPES: number of shapes
  */
 enum aio_compat_shape {
@@ -129,7 +129,7 @@ struct aio_compat_req {
  * @ubuf: user address of this segment (a read copies into it, a write from it)
  * @len: bytes in this segment, never 0; access nothing outside [ubuf, ubuf+len)
  * @pos: file position of @ubuf's first byte
- * @priv: the cookie given to aio_compat_for_each_seg()
+ * @priv: the cookie given to aio_compat_seg_walk()
  *
  * Return: bytes done (0..@len; less than @len ends the walk: end of store,
  * fault), or a negative errno, which ends the walk too.
@@ -140,7 +140,7 @@ typedef ssize_t (*aio_compat_seg_fn)(struct aio_compat_req *req,
 
 /**
  * typedef aio_compat_handler_fn - the driver's whole-request handler
- * @req: the request; call aio_compat_for_each_seg() on it at most once
+ * @req: the request; call aio_compat_seg_walk() on it at most once
  *
  * Return: bytes done, or a negative errno. The generated method moves the
  * kiocb's (or *ppos's) position by a positive return value.
@@ -372,7 +372,7 @@ static inline void aio_compat__init_iter(struct aio_compat_req *req,
 }
 
 /**
- * aio_compat_for_each_seg() - walk a request's user segments
+ * aio_compat_seg_walk() - walk a request's user segments
  * @req: the request, as the generated method passed it to the handler
  * @fn: called for each non-empty segment, in order, with the segment's user
  *	address, length and file position
@@ -387,8 +387,8 @@ static inline void aio_compat__init_iter(struct aio_compat_req *req,
  * @fn did nothing); -EINVAL for a malformed request (more than UIO_MAXIOV
  * segments, a length sum above SSIZE_MAX, a position out of range).
  */
-static inline ssize_t aio_compat_for_each_seg(struct aio_compat_req *req,
-					      aio_compat_seg_fn fn, void *priv)
+static inline ssize_t aio_compat_seg_walk(struct aio_compat_req *req,
+					  aio_compat_seg_fn fn, void *priv)
 {
 	struct iov_iter *i = req->iter;
 	ssize_t ret;
@@ -478,8 +478,8 @@ static ssize_t prefix##_aio_compat_write(struct kiocb *iocb,		\
 /* Before Linux 4.1, struct kiocb lives in <linux/aio.h>. */
 #include <linux/aio.h>
 
-static inline ssize_t aio_compat_for_each_seg(struct aio_compat_req *req,
-					      aio_compat_seg_fn fn, void *priv)
+static inline ssize_t aio_compat_seg_walk(struct aio_compat_req *req,
+					  aio_compat_seg_fn fn, void *priv)
 {
 	return aio_compat__walk(req, req->iov, req->nr_segs, 0, fn, priv);
 }

@@ -61,7 +61,7 @@ static ssize_t model_rw(struct aio_compat_req *req)
 	shape_count[req->shape]++;
 	if (req->file->private_data && !aio_compat_may_block(req))
 		return -EAGAIN;	/* "throttled" and must not block */
-	return aio_compat_for_each_seg(req, model_seg, store);
+	return aio_compat_seg_walk(req, model_seg, store);
 }
 
 AIO_COMPAT_DEFINE_METHODS(model_dev, model_rw);

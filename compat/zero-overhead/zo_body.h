@@ -18,7 +18,7 @@ extern unsigned long zo_last_ip;
 	do {								\
 		struct pt_regs *zo_regs = ZO_REGS;				\
 									\
-		if (!dev_id)						\
+		if (!(dev_id))						\
 			return IRQ_NONE;				\
 		if (zo_regs && user_mode(zo_regs))				\
 			atomic_long_inc(&zo_user);			\

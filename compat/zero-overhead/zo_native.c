@@ -10,21 +10,27 @@
 #include <irqaio_features.h>
 #include "zo_body.h"
 
-atomic_long_t zo_user, zo_kernel, zo_calls;
-unsigned long zo_last_ip;
+/*
+ * zo_body.h only declares the counters: defined here, KASAN would know
+ * their bounds in this file alone and instrument the two files differently.
+ * The objects are compared, never linked.
+ */
 
 #define ZO_REGS get_irq_regs()
 irqreturn_t zo_irq_handler(int irq, void *dev_id);
+
 irqreturn_t zo_irq_handler(int irq, void *dev_id)
 {
 	ZO_IRQ_BODY(dev_id);
 }
+
 #undef ZO_REGS
 
 #if defined(IRQAIO_HAVE_NMI_HANDLER_REGS)
 #include <asm/nmi.h>
 #define ZO_REGS regs
 int zo_nmi_handler(unsigned int type, struct pt_regs *regs);
+
 int zo_nmi_handler(unsigned int type, struct pt_regs *regs)
 {
 	ZO_NMI_BODY(type);
@@ -33,6 +39,7 @@ int zo_nmi_handler(unsigned int type, struct pt_regs *regs)
 #include <asm/nmi.h>
 #define ZO_REGS get_irq_regs()
 int zo_nmi_handler(unsigned int type);
+
 int zo_nmi_handler(unsigned int type)
 {
 	ZO_NMI_BODY(type);

@@ -6,6 +6,7 @@
 #define ZO_REGS irq_compat_regs()
 
 IRQ_COMPAT_HANDLER(zo_irq_handler, irq, dev_id);
+
 IRQ_COMPAT_HANDLER(zo_irq_handler, irq, dev_id)
 {
 	ZO_IRQ_BODY(dev_id);
@@ -13,6 +14,7 @@ IRQ_COMPAT_HANDLER(zo_irq_handler, irq, dev_id)
 
 #ifdef NMI_COMPAT_HANDLER
 NMI_COMPAT_HANDLER(zo_nmi_handler, type);
+
 NMI_COMPAT_HANDLER(zo_nmi_handler, type)
 {
 	ZO_NMI_BODY(type);

@@ -167,13 +167,13 @@ static ssize_t demo_chardev_rw(struct aio_compat_req *req)
 		ret = demo_chardev_lock(dev, req, true);
 		if (ret)
 			return ret;
-		ret = aio_compat_for_each_seg(req, demo_chardev_seg, dev);
+		ret = aio_compat_seg_walk(req, demo_chardev_seg, dev);
 		up_write(&dev->lock);
 	} else {
 		ret = demo_chardev_lock(dev, req, false);
 		if (ret)
 			return ret;
-		ret = aio_compat_for_each_seg(req, demo_chardev_seg, dev);
+		ret = aio_compat_seg_walk(req, demo_chardev_seg, dev);
 		up_read(&dev->lock);
 	}
 	return ret;

@@ -16,7 +16,7 @@
 ///     through ->readv on 2.6.18: reported), and "iocb->ki_pos = ...;" goes
 ///     (the generated methods move the position by what was done);
 ///   - a request handler PREFIX_aio_compat_rw() walks the segments with
-///     aio_compat_for_each_seg(), AIO_COMPAT_DEFINE_METHODS(PREFIX, ...)
+///     aio_compat_seg_walk(), AIO_COMPAT_DEFINE_METHODS(PREFIX, ...)
 ///     generates the tree's methods, AIO_COMPAT_FOPS(PREFIX) replaces
 ///     .aio_read/.aio_write, and .readv/.writev go with their functions
 ///     (the helper serves vectored requests on every kernel) unless
@@ -152,7 +152,7 @@ symbol req;
 @@
 + static ssize_t hnd(struct aio_compat_req *req)
 + {
-+ return aio_compat_for_each_seg(req, req->write ? aw : ar, NULL);
++ return aio_compat_seg_walk(req, req->write ? aw : ar, NULL);
 + }
 +
 + static const int mark;

@@ -58,7 +58,8 @@ struct demo_irqdev_stats {
 
 #define DEMO_IRQDEV_IOC_MAGIC		'E'
 #define DEMO_IRQDEV_IOC_FIRE		_IOWR(DEMO_IRQDEV_IOC_MAGIC, 1, struct demo_irqdev_fire)
-#define DEMO_IRQDEV_IOC_FACTORIAL	_IOWR(DEMO_IRQDEV_IOC_MAGIC, 2, struct demo_irqdev_factorial)
+#define DEMO_IRQDEV_IOC_FACTORIAL	\
+	_IOWR(DEMO_IRQDEV_IOC_MAGIC, 2, struct demo_irqdev_factorial)
 #define DEMO_IRQDEV_IOC_STATS		_IOR(DEMO_IRQDEV_IOC_MAGIC, 3, struct demo_irqdev_stats)
 #define DEMO_IRQDEV_IOC_FIRE_NMI	_IOWR(DEMO_IRQDEV_IOC_MAGIC, 4, struct demo_irqdev_fire)
 
