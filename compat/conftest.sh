@@ -13,7 +13,8 @@
 #
 # Each probe NAME.c that compiles defines IRQAIO_HAVE_<NAME>. A probe that
 # says "probe: link" also defines IRQAIO_HAVE_<NAME>_EXPORTED when every
-# symbol it needs is exported to modules (checked against Module.symvers).
+# symbol it needs is exported to modules (checked against Module.symvers: the
+# tree's, or in the model the first include dir's, i.e. the world's).
 # probes/sanity.c must compile, or the run fails: a broken toolchain must not
 # turn into "feature absent".
 set -euo pipefail
@@ -41,7 +42,7 @@ key_src=$(
 		cat "$target/include/generated/utsrelease.h" "$target/include/generated/autoconf.h" 2>/dev/null || true
 	else
 		# shellcheck disable=SC2086 # a list of include dirs
-		find $target -name '*.h' -exec cat {} + 2>/dev/null || true
+		find $target \( -name '*.h' -o -name Module.symvers \) -exec cat {} + 2>/dev/null || true
 	fi
 )
 key=$(printf '%s' "$key_src" | sha256sum | cut -c1-16)
@@ -79,8 +80,19 @@ compile_all() {
 
 # exported PROBE: every symbol the probe object needs is available to modules.
 exported() {
-	local sym symvers=$target/Module.symvers
-	[ "$mode" = kdir ] || return 0	# the model links everything
+	local sym d symvers=$target/Module.symvers
+	if [ "$mode" = model ]; then
+		# A model world lists what it exports in its own Module.symvers
+		# (model/worlds/NAME/), so the model decides exports the same way
+		# as a real tree; a world without one exports nothing.
+		symvers=/nonexistent
+		for d in $target; do
+			if [ -f "$d/Module.symvers" ]; then
+				symvers=$d/Module.symvers
+				break
+			fi
+		done
+	fi
 	[ -f "$symvers" ] || return 1
 	for sym in $(nm -u "$work/$1.o" | awk '{ print $2 }'); do
 		awk -v s="$sym" '$2 == s { found = 1 } END { exit !found }' "$symvers" || return 1

@@ -22,6 +22,11 @@ struct model_test {
 #else
 #define IS_DEFINED_GET_IRQ_REGS 0
 #endif
+#ifdef IRQAIO_HAVE_GET_IRQ_REGS_EXPORTED
+#define IS_DEFINED_GET_IRQ_REGS_EXPORTED 1
+#else
+#define IS_DEFINED_GET_IRQ_REGS_EXPORTED 0
+#endif
 
 static inline int model_ktap_run(const char *suite, const struct model_test *t, int n)
 {

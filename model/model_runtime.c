@@ -4,5 +4,5 @@
 
 struct model_irqaction model_irq_table[MODEL_NR_IRQS];
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(2, 6, 19)
-struct pt_regs *model_irq_regs;
+struct pt_regs *__irq_regs;
 #endif

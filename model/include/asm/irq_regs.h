@@ -8,14 +8,14 @@
 #endif
 static inline struct pt_regs *get_irq_regs(void)
 {
-	return model_irq_regs;
+	return __irq_regs;
 }
 
 static inline struct pt_regs *set_irq_regs(struct pt_regs *new_regs)
 {
-	struct pt_regs *old = model_irq_regs;
+	struct pt_regs *old = __irq_regs;
 
-	model_irq_regs = new_regs;
+	__irq_regs = new_regs;
 	return old;
 }
 #endif

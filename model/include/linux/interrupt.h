@@ -23,7 +23,11 @@ typedef irqreturn_t (*model_handler_t)(int, void *, struct pt_regs *);
 /* Linux 2.6.19: commit 7d12e780e003 drops them; get_irq_regs() instead. */
 typedef irqreturn_t (*irq_handler_t)(int, void *);
 typedef irq_handler_t model_handler_t;
-extern struct pt_regs *model_irq_regs;
+/*
+ * The one-CPU stand-in for lib/irq_regs.c's per-CPU __irq_regs, named the
+ * same so that a world's Module.symvers lists it as a real one would.
+ */
+extern struct pt_regs *__irq_regs;
 #endif
 
 struct model_irqaction {
@@ -59,12 +63,12 @@ static inline irqreturn_t model_do_irq(unsigned int irq, struct pt_regs *regs)
 #if LINUX_VERSION_CODE < KERNEL_VERSION(2, 6, 19)
 	return a->handler ? a->handler(irq, a->dev_id, regs) : IRQ_NONE;
 #else
-	struct pt_regs *old = model_irq_regs;
+	struct pt_regs *old = __irq_regs;
 	irqreturn_t ret;
 
-	model_irq_regs = regs;		/* set_irq_regs(regs) */
+	__irq_regs = regs;		/* set_irq_regs(regs) */
 	ret = a->handler ? a->handler(irq, a->dev_id) : IRQ_NONE;
-	model_irq_regs = old;		/* set_irq_regs(old) */
+	__irq_regs = old;		/* set_irq_regs(old) */
 	return ret;
 #endif
 }
