@@ -7,6 +7,7 @@
 #   make run              boot the default kernel, load the demos, show a report
 #   make shell            interactive guest shell with the modules loaded
 #   make model-check      the historical (pre-2.6.19) API model, on the host
+#   make mutants          deliberate driver bugs must fail the guest tests
 #   make clean
 
 KERNEL ?= deb12-6.1
@@ -38,11 +39,14 @@ shell:
 model-check:
 	$(MAKE) -C model check
 
+mutants:
+	$(CURDIR)/qemu/mutants/run $(KERNELS)
+
 # Benchmarks, not part of check: results/ (DOC=1 also rewrites BENCHMARKS.md).
 bench:
 	$(CURDIR)/qemu/bench $(if $(DOC),--doc)
 
-.PHONY: all modules features clean check run shell model-check bench
+.PHONY: all modules features clean check run shell model-check mutants bench
 
 # Maintainer tools (scripts/; see docs/using-the-shim.md)
 #   make lint                       checkpatch --strict, sparse (C=2), shellcheck

@@ -66,28 +66,39 @@ build_userspace_tests() {
 	make -s -C "$IRQAIO_TOP/userspace-tests" OUT="$BUILD/tests"
 }
 
-# build_modules KERNEL KDIR: out-of-tree build (W=1, our warnings are errors)
-# in a private copy of the sources, so kernels never share objects or probe
-# results. Leaves the .ko files in build/KERNEL/modules.
+# build_modules KERNEL KDIR [TREE [OUT]]: out-of-tree build (W=1, our
+# warnings are errors) in a private copy of TREE (default: the checkout) at
+# OUT/src (default OUT: build/KERNEL), so kernels never share objects or
+# probe results. Leaves the .ko files in OUT/modules, the log in
+# OUT/build.log.
 build_modules() {
-	local k=$1 kdir=$2 src=$BUILD/$1/src
-	mkdir -p "$src" "$BUILD/$k/modules"
-	rsync -a --delete --exclude /build --exclude /.git --exclude /results "$IRQAIO_TOP/" "$src/"
-	make -C "$src" KDIR="$kdir" W=1 modules >"$BUILD/$k/build.log" 2>&1 || {
-		tail -n 40 "$BUILD/$k/build.log" >&2
+	local k=$1 kdir=$2 tree=${3:-$IRQAIO_TOP} out=${4:-$BUILD/$1}
+	local src=$out/src
+	mkdir -p "$src" "$out/modules"
+	rsync -a --delete --exclude /build --exclude /.git --exclude /results "$tree/" "$src/"
+	make -C "$src" KDIR="$kdir" W=1 modules >"$out/build.log" 2>&1 || {
+		tail -n 40 "$out/build.log" >&2
 		return 1
 	}
-	rm -f "$BUILD/$k/modules/"*.ko
-	find "$src/drivers" -name '*.ko' -exec cp {} "$BUILD/$k/modules/" \;
-	cp "$src/compat/generated/irqaio_features.h" "$BUILD/$k/irqaio_features.h"
+	rm -f "$out/modules/"*.ko
+	find "$src/drivers" -name '*.ko' -exec cp {} "$out/modules/" \;
+	cp "$src/compat/generated/irqaio_features.h" "$out/irqaio_features.h"
 }
 
 # make_initramfs KERNEL [EXTRA...]: busybox, init, the modules and the tests,
 # plus the programs qemu/guest-extras names (HOST:GUEST specs, one a line).
 make_initramfs() {
-	local k=$1 extras
+	local k=$1
+	shift
+	make_initramfs_in "$BUILD/$k" "$@"
+}
+
+# make_initramfs_in OUT [EXTRA...]: the same from OUT/modules, written to
+# OUT/initramfs.cpio.gz.
+make_initramfs_in() {
+	local out=$1 extras
 	shift
 	mapfile -t extras < <("$IRQAIO_TOP/qemu/guest-extras")
-	"$IRQAIO_TOP/qemu/mkinitramfs" "$BUILD/$k/initramfs.cpio.gz" \
-		"$BUILD/$k/modules:/modules" "$BUILD/tests:/tests" "${extras[@]}" "$@"
+	"$IRQAIO_TOP/qemu/mkinitramfs" "$out/initramfs.cpio.gz" \
+		"$out/modules:/modules" "$BUILD/tests:/tests" "${extras[@]}" "$@"
 }
