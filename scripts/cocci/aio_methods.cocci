@@ -13,14 +13,20 @@
 ///     void __user *ubuf, size_t count, loff_t pos, void *priv), its body kept,
 ///     with "char __user *buf = ubuf;" first; iocb->ki_filp becomes
 ///     req->file, other uses of iocb req->iocb (NULL when the request came
-///     through ->readv on 2.6.18: reported), and "iocb->ki_pos = ...;" goes
-///     (the generated methods move the position by what was done);
+///     through ->readv on 2.6.18: reported), and "iocb->ki_pos = ...;" goes,
+///     with its "if (...)" when that is all the if does (the generated
+///     methods move the position by what was done);
 ///   - a request handler PREFIX_aio_compat_rw() walks the segments with
-///     aio_compat_seg_walk(), AIO_COMPAT_DEFINE_METHODS(PREFIX, ...)
-///     generates the tree's methods, AIO_COMPAT_FOPS(PREFIX) replaces
-///     .aio_read/.aio_write, and .readv/.writev go with their functions
-///     (the helper serves vectored requests on every kernel) unless
-///     something else still uses them.
+///     aio_compat_seg_walk() and AIO_COMPAT_DEFINE_METHODS(PREFIX, ...)
+///     generates the tree's methods, both right after the later of the two
+///     methods (so an #ifdef around the methods covers them too);
+///     AIO_COMPAT_FOPS(PREFIX) replaces .aio_read/.aio_write,
+///     .read = do_sync_read and .write = do_sync_write go (the VFS falls
+///     back to the aio methods by itself; do_sync_read() is gone since
+///     4.1), and .readv/.writev go with their functions (the helper serves
+///     vectored requests on every kernel) unless something else still uses
+///     them. Coccinelle reads only the first branch of an #if inside an
+///     initializer: the aio entries must be there.
 /// PREFIX is the file_operations name without "_fops". Methods that complete
 /// asynchronously (-EIOCBQUEUED, aio_complete(), kick_iocb()) are reported
 /// and left alone. As with irq_handler.cocci, the macros are written as
@@ -44,6 +50,33 @@ identifier fo, ar, aw;
   .aio_write = aw,
   ...
   };
+
+// Which method is defined later (read here, before any rule changes the
+// file, so that the positions are lines of the file): the request handler
+// and the methods go right after it, not before the file_operations, so
+// they share the methods' conditional compilation (a driver that builds its
+// aio methods only under an #ifdef keeps building without them).
+@ar_def depends on fops@
+identifier fops.ar;
+position p;
+@@
+  ssize_t ar@p(...) { ... }
+
+@aw_def depends on fops@
+identifier fops.aw;
+position p;
+@@
+  ssize_t aw@p(...) { ... }
+
+@script:python last depends on ar_def && aw_def@
+ar << fops.ar;
+aw << fops.aw;
+pr << ar_def.p;
+pw << aw_def.p;
+fn;
+@@
+later = aw if (int(pw[0].line), int(pw[0].column)) > (int(pr[0].line), int(pr[0].column)) else ar
+coccinelle.fn = cocci.make_ident(later)
 
 @async depends on fops@
 identifier fn = {fops.ar, fops.aw};
@@ -69,6 +102,22 @@ fn << async.fn;
 p << async.p;
 @@
 print("%s:%s: %s() completes asynchronously; not converted" % (p[0].file, p[0].line, fn))
+
+// "if (ret > 0) iocb->ki_pos = pos + ret;" goes whole, as the plain
+// assignment does below: an if with nothing left to do is noise.
+@segpos depends on fops && !async@
+identifier fn = {fops.ar, fops.aw};
+identifier kio, buf, count, pos;
+type T;
+expression E;
+@@
+  ssize_t fn(struct kiocb *kio, T buf, size_t count, loff_t pos)
+  {
+  <...
+- if (E)
+-   kio->ki_pos = ...;
+  ...>
+  }
 
 @segr depends on fops && !async@
 attribute name __user;
@@ -147,22 +196,50 @@ coccinelle.hnd = cocci.make_ident(prefix + "_aio_compat_rw")
 coccinelle.mark = cocci.make_ident("irqaio_convert_aio_compat_fops__" + prefix)
 
 @handler depends on segr && segw@
-identifier fops.fo, fops.ar, fops.aw, pfx.hnd, pfx.mark;
-symbol req;
+identifier fops.fo, fops.ar, fops.aw, pfx.mark;
 @@
-+ static ssize_t hnd(struct aio_compat_req *req)
-+ {
-+ return aio_compat_seg_walk(req, req->write ? aw : ar, NULL);
-+ }
-+
-+ static const int mark;
-+
   struct file_operations fo = {
   ...,
 - .aio_read = ar,
 + .aio_read = mark,
   ...,
 - .aio_write = aw,
+  ...
+  };
+
+@depends on handler@
+identifier fops.ar, fops.aw, pfx.hnd, pfx.mark, last.fn;
+symbol req;
+@@
+  ssize_t fn(...) { ... }
++
++ static ssize_t hnd(struct aio_compat_req *req)
++ {
++ return aio_compat_seg_walk(req, req->write ? aw : ar, NULL);
++ }
++
++ static const int mark;
+
+// 2.6.18 filesystems set .read = do_sync_read (a sync kiocb through
+// ->aio_read); the VFS has called the aio method by itself when ->read is
+// NULL since before 2.6.18, and do_sync_read() is gone since 4.1.
+@depends on handler@
+identifier fops.fo;
+symbol do_sync_read;
+@@
+  struct file_operations fo = {
+  ...,
+- .read = do_sync_read,
+  ...
+  };
+
+@depends on handler@
+identifier fops.fo;
+symbol do_sync_write;
+@@
+  struct file_operations fo = {
+  ...,
+- .write = do_sync_write,
   ...
   };
 

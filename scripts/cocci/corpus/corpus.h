@@ -36,6 +36,14 @@ static inline void writel(unsigned int v, volatile void *addr) { *(volatile unsi
 static inline void spin_lock(int *l) { (void)l; }
 static inline void spin_unlock(int *l) { (void)l; }
 
+/*
+ * fs/read_write.c of 2.6.18: read(2)/write(2) through a sync kiocb and
+ * ->aio_read/->aio_write, for file_operations that name them (corpus_run.c).
+ */
+struct file;
+ssize_t do_sync_read(struct file *filp, char __user *buf, size_t len, loff_t *ppos);
+ssize_t do_sync_write(struct file *filp, const char __user *buf, size_t len, loff_t *ppos);
+
 /* libata in miniature: a host with ports and a lock. */
 struct ata_port { unsigned int port_no; int busy; };
 struct ata_host {

@@ -30,6 +30,32 @@ const struct file_operations *corpus_membuf_fops(void);
 
 static int failed, n;
 
+/* As 2.6.18's do_sync_read(): the method moves ki_pos, f_pos follows it. */
+ssize_t do_sync_read(struct file *filp, char __user *buf, size_t len, loff_t *ppos)
+{
+	struct kiocb kiocb;
+	ssize_t ret;
+
+	init_sync_kiocb(&kiocb, filp);
+	kiocb.ki_pos = *ppos;
+	ret = model_call_aio(filp, &kiocb, 0, buf, len, kiocb.ki_pos);
+	*ppos = kiocb.ki_pos;
+	return ret;
+}
+
+ssize_t do_sync_write(struct file *filp, const char __user *buf, size_t len, loff_t *ppos)
+{
+	struct kiocb kiocb;
+	ssize_t ret;
+
+	init_sync_kiocb(&kiocb, filp);
+	kiocb.ki_pos = *ppos;
+	/* model_call_aio() takes one pointer type for both directions */
+	ret = model_call_aio(filp, &kiocb, 1, (char __user *)buf, len, kiocb.ki_pos);
+	*ppos = kiocb.ki_pos;
+	return ret;
+}
+
 /* write(2) of 10 bytes at 5, then readv(2) of them as 4 + 0 + 6 bytes. */
 static int membuf_roundtrip(void)
 {

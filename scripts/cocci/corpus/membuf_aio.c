@@ -3,8 +3,9 @@
  * Not from the seed commit: the Linux 2.6.18 shape of a character driver
  * with asynchronous methods (single-buffer aio_read/aio_write, as in
  * LDD3's scullc of that era) plus readv/writev that loop over the
- * segments. A 64-byte memory store; its methods move the position
- * themselves, as 2.6.18 aio methods had to.
+ * segments, and .read/.write = do_sync_read/do_sync_write as 2.6.18
+ * filesystems set them. A 64-byte memory store; its methods move the
+ * position themselves, as 2.6.18 aio methods had to.
  */
 #include <linux/fs.h>
 #include <linux/aio.h>
@@ -26,7 +27,8 @@ static ssize_t membuf_aio_read(struct kiocb *iocb, char __user *buf, size_t coun
 		count = MEMBUF_SIZE - pos;
 	if (copy_to_user(buf, membuf_store + pos, count))
 		return -EFAULT;
-	iocb->ki_pos = pos + count;
+	if (count)	/* nothing read: the position stays */
+		iocb->ki_pos = pos + count;
 	return count;
 }
 
@@ -84,6 +86,8 @@ static ssize_t membuf_writev(struct file *filp, const struct iovec *iov,
 }
 
 static const struct file_operations membuf_fops = {
+	.read		= do_sync_read,
+	.write		= do_sync_write,
 	.aio_read	= membuf_aio_read,
 	.aio_write	= membuf_aio_write,
 	.readv		= membuf_readv,
