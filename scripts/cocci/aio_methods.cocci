@@ -51,6 +51,28 @@ identifier fo, ar, aw;
   ...
   };
 
+// Where .readv/.writev are, for the warning when they go (read before any
+// rule changes the file, so the lines are the file's).
+@rvp depends on fops@
+identifier fops.fo, rd;
+position p;
+@@
+  struct file_operations fo = {
+  ...,
+  .readv = rd@p,
+  ...
+  };
+
+@wvp depends on fops@
+identifier fops.fo, wr;
+position p;
+@@
+  struct file_operations fo = {
+  ...,
+  .writev = wr@p,
+  ...
+  };
+
 // Which method is defined later (read here, before any rule changes the
 // file, so that the positions are lines of the file): the request handler
 // and the methods go right after it, not before the file_operations, so
@@ -262,6 +284,25 @@ position p;
 - .writev = wr@p,
   ...
   };
+
+// The helper serves a vectored request by calling the segment function once
+// per segment; a ->readv/->writev that held a lock or counted once per
+// request loses that, and only the maintainer can tell whether it mattered.
+@script:python depends on rv && rvp@
+rd << rv.rd;
+p << rvp.p;
+@@
+print("%s:%s: .readv = %s removed: a vectored read now calls the segment "
+      "function once per segment; what %s did once per request (a lock held "
+      "across segments, accounting) is gone: check it" % (p[0].file, p[0].line, rd, rd))
+
+@script:python depends on wv && wvp@
+wr << wv.wr;
+p << wvp.p;
+@@
+print("%s:%s: .writev = %s removed: a vectored write now calls the segment "
+      "function once per segment; what %s did once per request (a lock held "
+      "across segments, accounting) is gone: check it" % (p[0].file, p[0].line, wr, wr))
 
 @rv_used depends on rv@
 identifier rv.rd;
