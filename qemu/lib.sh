@@ -47,10 +47,13 @@ install_packages() {
 		die "apt-get could not install: $* (is the Debian registry reachable?)"
 }
 
-# Host packages every build, boot and test needs.
+# Host packages every build, boot and test needs. dwarves (pahole): a
+# module build against a CONFIG_DEBUG_INFO_BTF_MODULES tree (deb12-6.12)
+# runs pahole; it used to arrive only with the patched kernel's build, so a
+# new machine failed deb12-6.12 before it got there.
 HOST_PACKAGES="qemu-system-x86 busybox-static libaio-dev kmod cpio gzip zstd xz-utils rsync
 	bc bison flex libelf-dev libssl-dev make gcc libc6-dev python3 ca-certificates
-	debian-archive-keyring"
+	debian-archive-keyring dwarves"
 
 ensure_host_packages() {
 	# shellcheck disable=SC2086
