@@ -99,9 +99,11 @@ make_initramfs() {
 # make_initramfs_in OUT [EXTRA...]: the same from OUT/modules, written to
 # OUT/initramfs.cpio.gz.
 make_initramfs_in() {
-	local out=$1 extras
+	local out=$1 specs extras
 	shift
-	mapfile -t extras < <("$IRQAIO_TOP/qemu/guest-extras")
+	# Not "mapfile < <(...)": that would drop guest-extras' failure.
+	specs=$("$IRQAIO_TOP/qemu/guest-extras") || die "qemu/guest-extras failed (fio for the guest)"
+	mapfile -t extras <<<"$specs"
 	"$IRQAIO_TOP/qemu/mkinitramfs" "$out/initramfs.cpio.gz" \
 		"$out/modules:/modules" "$BUILD/tests:/tests" "${extras[@]}" "$@"
 }
