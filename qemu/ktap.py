@@ -18,12 +18,11 @@ failing leaf under it failed by itself (it counts as one failure of its own).
 "# SKIP reason" makes a result a skip; the reason is kept and shown.
 
 Command line (for the bash scripts):
-  ktap.py count [--status N] [--console] [--xfail FILE]... LOG
+  ktap.py count [--status N] [--console|--stream] [--xfail FILE]... LOG
       print "PASS|FAIL PASS FAIL SKIP" for LOG (the row of a KTAP-printing
       tool whose exit status was N); problems go to stderr as
       LOG:LINE: what; exits 1 unless PASS.
-  ktap.py skips [--console] LOG      every skipped leaf with its reason
-  ktap.py extract LOG                the guest suite's KTAP from a console log
+  ktap.py skips [--console|--stream] LOG   every skipped leaf with its reason
   ktap.py kunit-compare CONSOLE JSON KUNIT-LOG STATUS
                                      kunit.py parse's verdict against ours
   ktap.py result FILE KEY...         values of qemu/run's --result file
@@ -84,9 +83,9 @@ class Leaf:
 class Report:
     """What a KTAP log says: leaves, structural errors, the verdict."""
 
-    def __init__(self, source, doc):
+    def __init__(self, source, docs):
         self.source = source
-        self.doc = doc
+        self.docs = docs
         self.errors = []        # (lineno, message)
         self.leaves = []        # Leaf, in output order
         self.own_failures = []  # (path, lineno): not ok with no failing leaf
@@ -146,7 +145,10 @@ def _split(lines, first_lineno=1):
     return out
 
 
-def _parse_doc(items, i, indent, report):
+def _parse_doc(items, i, indent, report, split=False):
+    """One document at INDENT from items[i]; with SPLIT, a version line at
+    this indentation after the document began ends it (a stream of
+    documents, one per program: --stream)."""
     doc = Document(indent, items[i][0] if i < len(items) else 0)
     nested = None           # a document waiting for its parent's result line
     diag = []
@@ -160,8 +162,10 @@ def _parse_doc(items, i, indent, report):
                              "with no result line between them (indentation)")
             nested, i = _parse_doc(items, i, ind, report)
             continue
-        i += 1
         m = VERSION.match(text)
+        if m and split and (doc.version is not None or doc.plan is not None or doc.results):
+            break
+        i += 1
         if m:
             if doc.version is not None or doc.plan is not None or doc.results:
                 # Another program's document at the same level: its
@@ -252,22 +256,30 @@ def _walk(doc, path, report, xfail, top=False):
             report.own_failures.append((name, res.lineno))
 
 
-def parse(lines, source="<ktap>", xfail=(), first_lineno=1):
-    """Parse KTAP lines (a whole document, nothing else) into a Report."""
+def parse(lines, source="<ktap>", xfail=(), first_lineno=1, stream=False):
+    """Parse KTAP lines (a whole document, nothing else) into a Report.
+    With STREAM, the lines are several whole top-level documents one after
+    the other (a make target running one program after another); each is
+    checked as a document, and leaf paths start with docN/."""
     items = _split(lines, first_lineno)
+    report = Report(source, [])
     if not items:
-        report = Report(source, None)
         report.error(first_lineno, "no KTAP output")
         return report
-    report = Report(source, None)
     # The top-level document starts at the indentation of its first line.
-    doc, i = _parse_doc(items, 0, items[0][1], report)
-    report.doc = doc
+    i = 0
+    while i < len(items):
+        doc, i = _parse_doc(items, i, items[0][1], report, split=stream)
+        report.docs.append(doc)
+        if not stream:
+            break
     if i < len(items):
         report.error(items[i][0], "output after the end of the top-level document")
-    _walk(doc, [], report, set(xfail), top=True)
-    if not report.leaves and not report.errors and doc.plan_reason is None:
-        report.error(doc.lineno, "no test ran")
+    for k, doc in enumerate(report.docs, 1):
+        _walk(doc, [f"doc{k}"] if stream else [], report, set(xfail), top=True)
+    if not report.leaves and not report.errors and \
+            not any(d.plan_reason is not None for d in report.docs):
+        report.error(report.docs[0].lineno, "no test ran")
     return report
 
 
@@ -292,14 +304,14 @@ def console_ktap(lines):
     return (start or 1), out
 
 
-def read_log(path, console=False, xfail=()):
+def read_log(path, console=False, xfail=(), stream=False):
     with open(path, encoding="utf-8", errors="replace") as f:
         lines = f.read().splitlines()
     if console:
         first, lines = console_ktap(lines)
     else:
         first = 1
-    return parse(lines, path, xfail, first)
+    return parse(lines, path, xfail, first, stream)
 
 
 def read_xfail(paths, kernel):
@@ -427,6 +439,12 @@ not ok 1 prog # exit status 1
     ("no_output_refused", False, ""),
     ("no_results_refused", False, "KTAP version 1\n# nothing\n"),
     ("two_documents_refused", False, "KTAP version 1\n1..1\nok 1 a\nKTAP version 1\n1..1\nok 1 b\n"),
+    ("stream_short_plan_refused", False,
+     "KTAP version 1\n1..1\nok 1 a\nKTAP version 1\n1..2\nok 1 a\n"),
+    ("stream_not_ok_refused", False,
+     "KTAP version 1\n1..1\nok 1 a\nKTAP version 1\n1..1\nnot ok 1 a\n"),
+    ("stream_good_passes", True,
+     "KTAP version 1\n1..1\nok 1 a\nKTAP version 1\n# world 2\n1..1\nok 1 a\n"),
 ]
 
 
@@ -441,7 +459,7 @@ def selftest():
     failed = 0
     for n, (name, want_ok, text) in enumerate(tests, 1):
         if text is not None:
-            rep = parse(text.splitlines(), name)
+            rep = parse(text.splitlines(), name, stream=name.startswith("stream_"))
             got = rep.ok()
         elif name == "expected_failure_listed_passes":
             text = "KTAP version 1\n1..1\n    KTAP version 1\n    1..1\n" \
@@ -477,14 +495,14 @@ def main():
     c = sub.add_parser("count")
     c.add_argument("--status", type=int, default=0)
     c.add_argument("--console", action="store_true")
+    c.add_argument("--stream", action="store_true")
     c.add_argument("--xfail", action="append", default=[])
     c.add_argument("--kernel", default="")
     c.add_argument("log")
     s = sub.add_parser("skips")
     s.add_argument("--console", action="store_true")
+    s.add_argument("--stream", action="store_true")
     s.add_argument("log")
-    e = sub.add_parser("extract")
-    e.add_argument("log")
     k = sub.add_parser("kunit-compare")
     k.add_argument("console")
     k.add_argument("json")
@@ -505,11 +523,6 @@ def main():
             res = {}
         print(" ".join(res.get(k, "-") for k in args.keys))
         return 0
-    if args.cmd == "extract":
-        with open(args.log, encoding="utf-8", errors="replace") as f:
-            _, lines = console_ktap(f.read().splitlines())
-        print("\n".join(line for line in lines if line))
-        return 0
     if args.cmd == "kunit-compare":
         rep = read_log(args.console, console=True)
         problems, (p, s, f) = kunit_compare(rep, args.json, args.kunit_log,
@@ -519,12 +532,12 @@ def main():
         print(f"{'FAIL' if problems else 'PASS'} {p} {f} {s}")
         return 1 if problems else 0
     if args.cmd == "skips":
-        for path, reason in read_log(args.log, args.console).skips():
+        for path, reason in read_log(args.log, args.console, stream=args.stream).skips():
             print(f"{path}: {reason or 'no reason given'}")
         return 0
     xfail = read_xfail(args.xfail, args.kernel) if args.xfail else {}
     try:
-        rep = judge_status(read_log(args.log, args.console, xfail), args.status)
+        rep = judge_status(read_log(args.log, args.console, xfail, args.stream), args.status)
     except OSError as e:
         print(f"{args.log}:0: cannot read: {e.strerror}", file=sys.stderr)
         print("FAIL 0 1 0")
