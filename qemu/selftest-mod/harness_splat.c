@@ -46,15 +46,20 @@ static void harness_splat_lockdep(void)
 	mutex_unlock(&harness_splat_b);
 }
 
+/*
+ * The corrupted object stays allocated until unload, so that the report
+ * comes from "echo 1 >/sys/kernel/slab/kmalloc-64/validate", which checks
+ * every object's redzones. Freeing it at once would leave the check to
+ * kfree(), which a KASAN kernel defers: its quarantine holds the object.
+ */
+static u8 *harness_splat_obj;
+
 static int harness_splat_slub(void)
 {
-	u8 *p = kmalloc(64, GFP_KERNEL);
-
-	if (!p)
+	harness_splat_obj = kmalloc(64, GFP_KERNEL);
+	if (!harness_splat_obj)
 		return -ENOMEM;
-	/* SLUB's free-time consistency check finds the redzone changed. */
-	WRITE_ONCE(p[slub_offset], 0xa5);
-	kfree(p);
+	WRITE_ONCE(harness_splat_obj[slub_offset], 0xa5);
 	return 0;
 }
 
@@ -78,6 +83,7 @@ static int __init harness_splat_init(void)
 
 static void __exit harness_splat_exit(void)
 {
+	kfree(harness_splat_obj);
 }
 
 module_init(harness_splat_init);
