@@ -19,9 +19,16 @@ all: modules
 modules: features
 	$(MAKE) -C $(KDIR) M=$(CURDIR) IRQAIO_TOP=$(CURDIR) modules
 
-# Re-probes only when the tree or the probes changed (conftest.sh decides).
+# Toolchain overrides (make CC=clang LLVM=1 KCFLAGS=...) reach the probes
+# too, so that features are decided by the compiler that builds the modules.
+TOOLCHAIN_VARS := CC LD AR NM OBJCOPY OBJDUMP STRIP LLVM LLVM_IAS KCFLAGS \
+	CROSS_COMPILE ARCH HOSTCC HOSTCXX HOSTLD
+TOOLCHAIN_ARGS := $(foreach v,$(TOOLCHAIN_VARS),$(if $(filter command line environment,$(origin $(v))),'$(v)=$($(v))'))
+
+# Re-probes only when the tree, the toolchain or the probes changed
+# (conftest.sh decides).
 features:
-	@$(CURDIR)/compat/conftest.sh --kdir $(KDIR) --out $(FEATURES)
+	@$(CURDIR)/compat/conftest.sh --kdir $(KDIR) --out $(FEATURES) -- $(TOOLCHAIN_ARGS)
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) IRQAIO_TOP=$(CURDIR) clean
