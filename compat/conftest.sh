@@ -54,6 +54,7 @@ kbuild_make() {
 # (Kbuild reads $work/Kbuild only for a target in $work: an empty object.)
 compiler_identity() {
 	{
+		# shellcheck disable=SC2016 # make syntax, for Kbuild
 		echo '$(info irqaio-cc: $(CC) $(shell $(CC) --version 2>&1 | head -n 1))'
 		echo 'obj-m := irqaio_cc_id.o'
 	} >"$work/Kbuild"

@@ -76,12 +76,18 @@ kernel_dir() { echo "$IRQAIO_CACHE/kernels/$1"; }
 chroot_exec() {
 	local root=$1
 	shift
+	# shellcheck disable=SC2016 # expanded by the inner shell
 	unshare --mount --propagation private -- /bin/bash -euc '
 		root=$1 cwd=$2
 		shift 2
 		mount -t proc proc "$root/proc"
 		mount --rbind /dev "$root/dev"
 		mount --rbind /sys "$root/sys"
+		# IRQAIO_CHROOT_BARE: a system that must see nothing of this one
+		# (qemu/fresh-machine) gets only the pseudo file systems.
+		if [ -n "${IRQAIO_CHROOT_BARE:-}" ]; then
+			exec chroot "$root" "$@"
+		fi
 		mount --bind /tmp "$root/tmp"
 		for d in "$IRQAIO_TOP" "$IRQAIO_CACHE" "$cwd"; do
 			case $d/ in "$root"/*) continue ;; esac
