@@ -225,55 +225,43 @@ symbol req;
   ...>
   }
 
-// Forward declarations of the methods, with or without parameter names.
+// Forward declarations of the methods, with or without parameter names
+// (the names in a prototype need not be those of the definition).
 @depends on segr@
-identifier fops.ar, rname.ub;
-symbol req, priv, count, pos;
+identifier fops.ar;
+symbol req, ubuf, priv, count, pos;
 @@
 - ssize_t ar(...);
-+ ssize_t ar(struct aio_compat_req *req, void __user *ub, size_t count, loff_t pos, void *priv);
++ ssize_t ar(struct aio_compat_req *req, void __user *ubuf, size_t count, loff_t pos, void *priv);
 
 @depends on segw@
-identifier fops.aw, wname.ub;
-symbol req, priv, count, pos;
+identifier fops.aw;
+symbol req, ubuf, priv, count, pos;
 @@
 - ssize_t aw(...);
-+ ssize_t aw(struct aio_compat_req *req, void __user *ub, size_t count, loff_t pos, void *priv);
++ ssize_t aw(struct aio_compat_req *req, void __user *ubuf, size_t count, loff_t pos, void *priv);
 
-// The names: PREFIX_aio_compat_rw and the marker scripts/convert folds into
-// AIO_COMPAT_DEFINE_METHODS(). Two rules, so that each file_operations is
-// placed on its own: "after" where the file_operations follow the methods
-// (everything goes after the later method), "before" where they precede
-// it (the handler's prototype and the generated methods go right before
-// the file_operations, the handler after the later method).
-@script:python after depends on segr && segw@
+// The names: PREFIX_aio_compat_rw and the markers scripts/convert folds.
+// The handler goes right after the later method; "after__PREFIX" there and
+// "before__PREFIX" right before the file_operations mark the two places for
+// AIO_COMPAT_DEFINE_METHODS(): convert_plan.py finish keeps the first one in
+// the file (so where the file_operations precede the methods, the handler's
+// prototype and the generated methods go right before them).
+@script:python pfx depends on segr && segw@
 fo << fops.fo;
-pf << fops.p;
-pr << ar_def.p;
-pw << aw_def.p;
 hnd;
 mark;
+after;
+before;
 @@
 prefix = fo[:-5] if fo.endswith("_fops") and len(fo) > 5 else fo
-if int(pf[0].line) > max(int(pr[0].line), int(pw[0].line)):
-    coccinelle.hnd = cocci.make_ident(prefix + "_aio_compat_rw")
-    coccinelle.mark = cocci.make_ident("irqaio_convert_aio_compat_fops__" + prefix)
+coccinelle.hnd = cocci.make_ident(prefix + "_aio_compat_rw")
+coccinelle.mark = cocci.make_ident("irqaio_convert_aio_compat_fops__" + prefix)
+coccinelle.after = cocci.make_ident("irqaio_convert_aio_compat_after__" + prefix)
+coccinelle.before = cocci.make_ident("irqaio_convert_aio_compat_before__" + prefix)
 
-@script:python before depends on segr && segw@
-fo << fops.fo;
-pf << fops.p;
-pr << ar_def.p;
-pw << aw_def.p;
-hnd;
-mark;
-@@
-prefix = fo[:-5] if fo.endswith("_fops") and len(fo) > 5 else fo
-if int(pf[0].line) < max(int(pr[0].line), int(pw[0].line)):
-    coccinelle.hnd = cocci.make_ident(prefix + "_aio_compat_rw")
-    coccinelle.mark = cocci.make_ident("irqaio_convert_aio_compat_fops__" + prefix)
-
-@handler_after@
-identifier fops.fo, fops.ar, fops.aw, after.mark;
+@handler depends on segr && segw@
+identifier fops.fo, fops.ar, fops.aw, pfx.mark;
 @@
   struct file_operations fo = {
   ...,
@@ -284,20 +272,8 @@ identifier fops.fo, fops.ar, fops.aw, after.mark;
   ...
   };
 
-@handler_before@
-identifier fops.fo, fops.ar, fops.aw, before.mark;
-@@
-  struct file_operations fo = {
-  ...,
-- .aio_read = ar,
-+ .aio_read = mark,
-  ...,
-- .aio_write = aw,
-  ...
-  };
-
-@depends on handler_after@
-identifier fops.ar, fops.aw, after.hnd, after.mark, last.fn;
+@depends on handler@
+identifier fops.ar, fops.aw, pfx.hnd, pfx.after, last.fn;
 symbol req;
 @@
   ssize_t fn(...) { ... }
@@ -307,32 +283,18 @@ symbol req;
 + return aio_compat_seg_walk(req, req->write ? aw : ar, NULL);
 + }
 +
-+ static const int mark;
++ static const int after;
 
-@depends on handler_before@
-identifier fops.ar, fops.aw, before.hnd, last.fn;
-symbol req;
+@depends on handler@
+identifier fops.fo, pfx.before;
 @@
-  ssize_t fn(...) { ... }
-+
-+ static ssize_t hnd(struct aio_compat_req *req)
-+ {
-+ return aio_compat_seg_walk(req, req->write ? aw : ar, NULL);
-+ }
-
-@depends on handler_before@
-identifier fops.fo, before.hnd, before.mark;
-symbol req;
-@@
-+ static ssize_t hnd(struct aio_compat_req *req);
-+ static const int mark;
-+
++ static const int before;
   struct file_operations fo = { ... };
 
 // 2.6.18 filesystems set .read = do_sync_read (a sync kiocb through
 // ->aio_read); the VFS has called the aio method by itself when ->read is
 // NULL since before 2.6.18, and do_sync_read() is gone since 4.1.
-@depends on handler_after || handler_before@
+@depends on handler@
 identifier fops.fo;
 symbol do_sync_read;
 @@
@@ -342,7 +304,7 @@ symbol do_sync_read;
   ...
   };
 
-@depends on handler_after || handler_before@
+@depends on handler@
 identifier fops.fo;
 symbol do_sync_write;
 @@
@@ -352,7 +314,7 @@ symbol do_sync_write;
   ...
   };
 
-@rv depends on handler_after || handler_before@
+@rv depends on handler@
 identifier fops.fo, rd;
 position p;
 @@
@@ -362,7 +324,7 @@ position p;
   ...
   };
 
-@wv depends on handler_after || handler_before@
+@wv depends on handler@
 identifier fops.fo, wr;
 position p;
 @@

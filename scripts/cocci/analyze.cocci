@@ -6,7 +6,7 @@
 /// reads for the whole driver at once (a handler defined in one file and
 /// declared or called in another, an aio method completed by a helper).
 ///
-/// Facts: handler, hproto, regsfn, regslocal, regscall, regsfield, ref,
+/// Facts: handler, hproto, nmi, regsfn, regslocal, regscall, regsfield, ref,
 /// call, def, async, fops, aiometh, kiocb, kiocb_ok.
 //
 // Confidence: High (it only matches). Options: --include-headers
@@ -155,6 +155,19 @@ fn << rfn.fn;
 q << ref.q;
 @@
 fact("ref", *at(q), fn)
+
+// NMI handlers (int fn(unsigned int, struct pt_regs *)): irq_handler.cocci
+// converts those passed to register_nmi_handler().
+@nmi@
+identifier fn;
+expression E1, E2, E3;
+@@
+  register_nmi_handler(E1, fn, E2, E3)
+
+@script:python@
+fn << nmi.fn;
+@@
+fact("nmi", fn)
 
 // Every call (call edges for async helpers, direct calls of handlers).
 @call@

@@ -225,9 +225,10 @@ class Plan:
 
         # Functions with regs that are not IRQ handlers and are stored as callbacks.
         calls = {(p, l, c) for p, l, c, caller, g, n in f["call"]}
+        nmi = {fn for fn, in f["nmi"]}
         lines_cache = {}
         for path, line, col, caller, fn in f["ref"]:
-            if fn in handlers or (path, line, col) in calls:
+            if fn in handlers or fn in nmi or (path, line, col) in calls:
                 continue
             if path not in lines_cache:
                 lines_cache[path] = open(path, encoding="utf-8", errors="replace").read().split("\n")
@@ -443,11 +444,38 @@ def add_include(text, header, needed):
     return text[:anchor.end()] + "#include <%s>\n" % header + text[anchor.end():], None
 
 
+def place_methods(text):
+    """aio_methods.cocci marks two places for AIO_COMPAT_DEFINE_METHODS():
+    after the later method (with the handler) and before the
+    file_operations. The first in the file is the one that works: after the
+    methods when the file_operations follow them, else before the
+    file_operations, with the handler's prototype."""
+    for m in re.finditer(r"^static const int irqaio_convert_aio_compat_after__(\w+);\n", text, re.M):
+        prefix = m.group(1)
+        after = re.search(r"^static const int irqaio_convert_aio_compat_after__%s;\n" % prefix, text, re.M)
+        before = re.search(r"^static const int irqaio_convert_aio_compat_before__%s;\n" % prefix,
+                           text, re.M)
+        if not after or not before:
+            continue
+        define = "AIO_COMPAT_DEFINE_METHODS(%s, %s_aio_compat_rw);\n" % (prefix, prefix)
+        if after.start() < before.start():
+            text = text[:before.start()] + text[before.end():]
+            text = text[:after.start()] + "\n" + define + text[after.end():]
+        else:
+            proto = "static ssize_t %s_aio_compat_rw(struct aio_compat_req *req);\n" % prefix
+            text = text[:before.start()] + proto + define + "\n" + text[before.end():]
+            after = re.search(r"\n\n?static const int irqaio_convert_aio_compat_after__%s;\n" % prefix,
+                              text)
+            text = text[:after.start()] + "\n" + text[after.end():]
+    return text
+
+
 def finish(mode, files, pathmap):
     problems = []
     for path in files:
         text = open(path, encoding="utf-8").read()
-        new = fold_lost_regs(text) if mode == "compat" else text
+        new = place_methods(text)
+        new = fold_lost_regs(new) if mode == "compat" else new
         if mode == "compat":
             need_irq = re.search(r"\b(IRQ_COMPAT_HANDLER|NMI_COMPAT_HANDLER|irq_compat_regs|"
                                  r"IRQAIO_IRQ_HANDLER_ARGS)\b", new)
