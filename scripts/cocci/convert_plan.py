@@ -66,9 +66,10 @@ Pos = collections.namedtuple("Pos", "file line")
 
 
 class Plan:
-    def __init__(self, mode, facts, pathmap, keep):
+    def __init__(self, mode, facts, pathmap, keep, ctxmap=None):
         self.mode = mode
         self.map = pathmap
+        self.ctx = ctxmap or {}
         self.keep = set(keep)
         self.problems = []
         self.f = collections.defaultdict(list)
@@ -165,6 +166,18 @@ class Plan:
                 self.report(path, line, "prototype of IRQ handler %s() with a regs parameter, "
                             "but %s() is not defined in the files converted: convert the whole "
                             "driver (make convert SRC=dir/) or change this prototype by hand" % (fn, fn))
+
+        # A single file converted: its directory's headers are read, not
+        # changed; a handler prototype there no longer matches.
+        for path, user in self.ctx.items():
+            lines = open(path, encoding="utf-8", errors="replace").read().split("\n")
+            for i, l in enumerate(lines, 1):
+                for fn in handlers:
+                    if re.search(r"\birqreturn_t\s+%s\s*\(" % re.escape(fn), l):
+                        self.problems.append((user, i, "prototype of IRQ handler %s(), which "
+                                              "this run converts, in a header it does not: "
+                                              "convert the driver's directory (make convert "
+                                              "SRC=dir/) or change it by hand" % fn))
 
         regsfn = {}
         for path, line, col, fn, r, n in f["regsfn"]:
@@ -579,6 +592,7 @@ def main():
     ap.add_argument("--facts")
     ap.add_argument("--map")
     ap.add_argument("--db")
+    ap.add_argument("--ctx-map")
     ap.add_argument("--keep-regs", action="append", default=[])
     ap.add_argument("files", nargs="*")
     a = ap.parse_intermixed_args()
@@ -589,7 +603,8 @@ def main():
     pathmap = read_map(a.map)
     if a.cmd == "plan":
         with open(a.facts, encoding="utf-8") as fh:
-            plan = Plan(a.mode, fh, pathmap, a.keep_regs)
+            plan = Plan(a.mode, fh, pathmap, a.keep_regs,
+                        read_map(a.ctx_map) if a.ctx_map else None)
         db = plan.run()
         with open(a.db, "w", encoding="utf-8") as fh:
             json.dump(db, fh)
