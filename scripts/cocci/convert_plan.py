@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""scripts/convert's planner and finisher (one module, two commands).
+"""scripts/convert's planner and finisher (one module, three commands).
 
   convert_plan.py plan --mode M --facts F --map MAP --db DB [--keep-regs N]...
       Read analyze.cocci's facts for the whole driver (every file at once),
@@ -13,9 +13,16 @@
       After spatch: fold the compat-mode markers of lost_regs.cocci into
       "#if IRQAIO_IRQ_HANDLER_ARGS == 3" branches, and add the include a
       converted file needs after its last #include (not through Coccinelle,
-      which moves a neighbouring comment). Prints problems as plan does.
+      which moves a neighbouring comment); place AIO_COMPAT_DEFINE_METHODS().
+      Prints problems as plan does.
 
-Only names: what the kernel did is in LOST_REGS / KEEPS_REGS below, one place.
+  convert_plan.py lost-cocci --db DB
+      Print the semantic patch for the calls that lost regs (from the
+      tables below; DB names the driver's handlers and its own callback
+      members, which are not the kernel's).
+
+What the kernel changed (the APIs that lost regs, those that keep it) is
+in LOST_REGS, GONE_REGS, LOST_REGS_FIELDS and KEEPS_REGS below, one place.
 """
 import argparse
 import collections
@@ -62,7 +69,6 @@ PAGECACHE_AIO = {
 ASYNC_WHAT = {"EIOCBQUEUED": "returns -EIOCBQUEUED", "aio_complete": "aio_complete()",
               "kick_iocb": "kick_iocb()"}
 
-Pos = collections.namedtuple("Pos", "file line")
 
 
 class Plan:
