@@ -105,6 +105,24 @@ r << rfn.r;
 @@
 fact("regscall", *at(q), g, k, r)
 
+// ... or cast to another pointer type on the way (reported unless the
+// callee keeps regs: a cast hides the argument from the conversions).
+@rccall disable drop_cast@
+identifier rfn.r, g;
+expression list[k] es;
+expression list es2;
+type T;
+position q;
+@@
+  g@q(es, (T)r, es2)
+
+@script:python@
+g << rccall.g;
+k << rccall.k;
+q << rccall.q;
+@@
+fact("regscall", *at(q), g, k, "(cast)")
+
 @rlcall@
 identifier rloc.x, g;
 expression list[k] es;
