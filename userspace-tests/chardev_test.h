@@ -89,6 +89,25 @@ static inline void ct_close(struct ct_target *t)
 	t->fd = -1;
 }
 
+/* Run @fn on the device, then on the reference; both must pass. */
+static inline int ct_both(int (*fn)(struct ct_target *t))
+{
+	struct ct_target t;
+	int k, r;
+
+	for (k = 0; k < 2; k++) {
+		if (ct_open(&t, k == 0, 0))
+			return KTAP_FAIL;
+		r = fn(&t);
+		ct_close(&t);
+		if (r != KTAP_PASS) {
+			ktap_diag("failed on the %s", t.name);
+			return r;
+		}
+	}
+	return KTAP_PASS;
+}
+
 /* Put the same pattern at [off, off+len) of a target (plain pwrite). */
 static inline int ct_put(struct ct_target *t, off_t off, size_t len,
 			 unsigned int seed)

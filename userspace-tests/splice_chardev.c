@@ -32,24 +32,6 @@ static int splice_read_shape(void)
 	return -1;
 }
 
-static int both(int (*fn)(struct ct_target *t))
-{
-	struct ct_target t;
-	int k, r;
-
-	for (k = 0; k < 2; k++) {
-		if (ct_open(&t, k == 0, 0))
-			return KTAP_FAIL;
-		r = fn(&t);
-		ct_close(&t);
-		if (r != KTAP_PASS) {
-			ktap_diag("failed on the %s", k == 0 ? "device" : "tmpfs reference");
-			return r;
-		}
-	}
-	return KTAP_PASS;
-}
-
 /* Exactly @n requests, all of @shape (-1: the probes named no shape). */
 static int expect_shape(const struct demo_chardev_stats *d, int shape, unsigned long long n)
 {
@@ -84,7 +66,7 @@ static int splice_to_pipe_on(struct ct_target *t)
 	return t->dev ? expect_shape(&d, splice_read_shape(), 1) : KTAP_PASS;
 }
 
-static int splice_to_pipe(void) { return both(splice_to_pipe_on); }
+static int splice_to_pipe(void) { return ct_both(splice_to_pipe_on); }
 
 static int splice_from_pipe_on(struct ct_target *t)
 {
@@ -112,7 +94,7 @@ static int splice_from_pipe_on(struct ct_target *t)
 	return KTAP_PASS;
 }
 
-static int splice_from_pipe(void) { return both(splice_from_pipe_on); }
+static int splice_from_pipe(void) { return ct_both(splice_from_pipe_on); }
 
 /*
  * Across and at the end: from the file short then 0 on both; into it the
@@ -157,7 +139,7 @@ static int splice_end_on(struct ct_target *t)
 	return KTAP_PASS;
 }
 
-static int splice_across_and_at_end(void) { return both(splice_end_on); }
+static int splice_across_and_at_end(void) { return ct_both(splice_end_on); }
 
 /*
  * sendfile from the device: the kernel refused any input that is not a
@@ -214,7 +196,7 @@ static int sendfile_to_tmpfs_on(struct ct_target *t)
 	return KTAP_PASS;
 }
 
-static int sendfile_to_tmpfs(void) { return both(sendfile_to_tmpfs_on); }
+static int sendfile_to_tmpfs(void) { return ct_both(sendfile_to_tmpfs_on); }
 
 /* sendfile into the target at its file position, from a tmpfs file. */
 static int sendfile_from_tmpfs_on(struct ct_target *t)
@@ -243,7 +225,7 @@ static int sendfile_from_tmpfs_on(struct ct_target *t)
 	return KTAP_PASS;
 }
 
-static int sendfile_from_tmpfs(void) { return both(sendfile_from_tmpfs_on); }
+static int sendfile_from_tmpfs(void) { return ct_both(sendfile_from_tmpfs_on); }
 
 /* splice into one pipe, tee it to a second: both carry the same bytes. */
 static int tee_on(struct ct_target *t)
@@ -270,7 +252,7 @@ static int tee_on(struct ct_target *t)
 	return KTAP_PASS;
 }
 
-static int tee_pipes(void) { return both(tee_on); }
+static int tee_pipes(void) { return ct_both(tee_on); }
 
 static int kio_fd = -1;
 
@@ -355,7 +337,7 @@ static int kernel_rw_on(struct ct_target *t)
 
 static int kernel_read_write(void)
 {
-	int r = both(kernel_rw_on);
+	int r = ct_both(kernel_rw_on);
 
 	if (kio_fd >= 0) {
 		close(kio_fd);

@@ -65,25 +65,6 @@ static struct io_uring_sqe *sqe_for(struct io_uring *ring, __u64 tag)
 	return sqe;
 }
 
-/* Run @fn on the device, then on the reference; both must pass. */
-static int both(int (*fn)(struct ct_target *t), int flags)
-{
-	struct ct_target t;
-	int k, r;
-
-	for (k = 0; k < 2; k++) {
-		if (ct_open(&t, k == 0, flags))
-			return KTAP_FAIL;
-		r = fn(&t);
-		ct_close(&t);
-		if (r != KTAP_PASS) {
-			ktap_diag("failed on the %s", k == 0 ? "device" : "tmpfs reference");
-			return r;
-		}
-	}
-	return KTAP_PASS;
-}
-
 static int readv_writev_on(struct ct_target *t)
 {
 	unsigned char src[4111], dst[4111];
@@ -113,7 +94,7 @@ static int readv_writev_on(struct ct_target *t)
 	return KTAP_PASS;
 }
 
-static int uring_readv_writev(void) { return both(readv_writev_on, 0); }
+static int uring_readv_writev(void) { return ct_both(readv_writev_on); }
 
 static int read_write_on(struct ct_target *t)
 {
@@ -142,7 +123,7 @@ static int read_write_on(struct ct_target *t)
 	return KTAP_PASS;
 }
 
-static int uring_read_write(void) { return both(read_write_on, 0); }
+static int uring_read_write(void) { return ct_both(read_write_on); }
 
 /* Two registered 64 KiB buffers. */
 static int fixed_setup(struct io_uring *ring, unsigned char **b0, unsigned char **b1)
@@ -209,7 +190,7 @@ static int fixed_on(struct ct_target *t)
 	return KTAP_PASS;
 }
 
-static int uring_fixed_buffers(void) { return both(fixed_on, 0); }
+static int uring_fixed_buffers(void) { return ct_both(fixed_on); }
 
 /* 64 writes in one io_uring_submit(), then one read of all of them. */
 static int many_on(struct ct_target *t)
@@ -233,7 +214,7 @@ static int many_on(struct ct_target *t)
 	return KTAP_PASS;
 }
 
-static int uring_64_sqes_one_submit(void) { return both(many_on, 0); }
+static int uring_64_sqes_one_submit(void) { return ct_both(many_on); }
 
 /* WRITE linked to a READ of the same bytes: the read sees the write. */
 static int linked_on(struct ct_target *t)
@@ -257,7 +238,7 @@ static int linked_on(struct ct_target *t)
 	return KTAP_PASS;
 }
 
-static int uring_linked_write_then_read(void) { return both(linked_on, 0); }
+static int uring_linked_write_then_read(void) { return ct_both(linked_on); }
 
 /*
  * At and across the end: reads short, then 0, the same on both. Writes:
@@ -295,7 +276,7 @@ static int end_on(struct ct_target *t)
 	return KTAP_PASS;
 }
 
-static int uring_across_and_at_end(void) { return both(end_on, 0); }
+static int uring_across_and_at_end(void) { return ct_both(end_on); }
 
 /*
  * A buffer whose second page is not mapped: WRITE moves some bytes before
@@ -338,7 +319,7 @@ static int fault_on(struct ct_target *t)
 	return KTAP_PASS;
 }
 
-static int uring_fault_mid_request(void) { return both(fault_on, 0); }
+static int uring_fault_mid_request(void) { return ct_both(fault_on); }
 
 /*
  * RWF_NOWAIT on a throttled device: -EAGAIN at once, nothing moved. Without
@@ -408,7 +389,7 @@ static int nowait_on(struct ct_target *t)
 	return KTAP_PASS;
 }
 
-static int uring_nowait_and_iowq_retry(void) { return both(nowait_on, 0); }
+static int uring_nowait_and_iowq_retry(void) { return ct_both(nowait_on); }
 
 /*
  * IORING_SETUP_IOPOLL needs O_DIRECT and ->iopoll, which neither the
@@ -437,7 +418,7 @@ static int iopoll_on(struct ct_target *t)
 	return KTAP_PASS;
 }
 
-static int uring_iopoll_refused(void) { return both(iopoll_on, 0); }
+static int uring_iopoll_refused(void) { return ct_both(iopoll_on); }
 
 int main(void)
 {
