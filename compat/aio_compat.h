@@ -83,12 +83,12 @@
  * Which method family the tree gets. Linux 3.16-4.0 have both ->read_iter
  * and the iovec ->aio_read: read_iter is preferred (kernel_read(), splice
  * and sendfile reach it with kernel-backed iterators the copy API serves),
- * where the iov_iter shape is one this header can tell apart: user iovecs
- * from ITER_KVEC/ITER_BVEC by iter_is_iovec() (4.1) or by the type field
- * (3.19-4.0). 3.16-3.18 (no ITER_KVEC yet) use their ->aio_read.
+ * where the iov_iter shape is one this header can tell apart: by the type
+ * accessors (4.20) or by the type field (3.19-4.19). 3.16-3.18 (no
+ * ITER_KVEC yet) use their ->aio_read.
  */
 #if defined(IRQAIO_HAVE_AIO_READ_ITER) && \
-	(defined(IRQAIO_HAVE_ITER_IS_IOVEC) || defined(IRQAIO_HAVE_ITER_TYPE_FIELD))
+	(defined(IRQAIO_HAVE_ITER_TYPE_HELPERS) || defined(IRQAIO_HAVE_ITER_TYPE_FIELD))
 #define AIO_COMPAT__FAMILY_ITER 1
 #endif
 
@@ -446,7 +446,7 @@ aio_compat__iter_shape(const struct iov_iter *i)
 	if (iter_is_ubuf(i))
 		return AIO_COMPAT_SHAPE_UBUF;
 #endif
-#if defined(IRQAIO_HAVE_ITER_TYPE_HELPERS)
+#if defined(IRQAIO_HAVE_ITER_TYPE_HELPERS) && defined(IRQAIO_HAVE_ITER_IS_IOVEC)
 	/*
 	 * Linux 4.20: iov_iter_is_kvec()/_bvec()/_discard() (commit
 	 * 00e23707442a, ITER_DISCARD from commit 9ea9ce0422a3).
@@ -477,21 +477,18 @@ aio_compat__iter_shape(const struct iov_iter *i)
 	return AIO_COMPAT_SHAPE_OTHER;
 #elif defined(IRQAIO_HAVE_ITER_TYPE_FIELD)
 	/*
-	 * Linux 3.19-4.19: the type is a bit in iter->type: ITER_KVEC (commit
-	 * a280455fa8d8, 3.19), ITER_BVEC (commit 62a8067a7f35, 3.16).
-	 * ITER_PIPE (4.9-4.19) has no probe here and counts as OTHER.
+	 * Linux 3.19-4.19: the type is a bit in iter->type beside the WRITE
+	 * bit: ITER_KVEC (commit a280455fa8d8, 3.19), ITER_BVEC (commit
+	 * 62a8067a7f35, 3.16), ITER_IOVEC is 0. ITER_PIPE (4.9-4.19) has no
+	 * probe here and counts as OTHER, never as user memory.
 	 */
 	if (i->type & ITER_KVEC)
 		return AIO_COMPAT_SHAPE_KVEC;
 	if (i->type & ITER_BVEC)
 		return AIO_COMPAT_SHAPE_BVEC;
-#if defined(IRQAIO_HAVE_ITER_IS_IOVEC)
-	/* Linux 4.1: iter_is_iovec() also tells ITER_PIPE (4.9) apart. */
-	return iter_is_iovec(i) ? AIO_COMPAT_SHAPE_IOVEC : AIO_COMPAT_SHAPE_OTHER;
-#else
-	/* Linux 3.19-4.0: IOVEC, KVEC and BVEC are all there is. */
-	return AIO_COMPAT_SHAPE_IOVEC;
-#endif
+	if (!(i->type & ~WRITE))
+		return AIO_COMPAT_SHAPE_IOVEC;
+	return AIO_COMPAT_SHAPE_OTHER;
 #else
 #error "aio_compat: no way to tell iov_iter types apart: unknown kernel"
 #endif /* ITER_TYPE_HELPERS / ITER_TYPE_FIELD */
