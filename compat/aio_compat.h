@@ -34,10 +34,13 @@
  *
  *	static ssize_t foo_rw(struct aio_compat_req *req)
  *	{
- *		size_t n, len = min(req->count, foo_size - req->pos);
+ *		size_t n, len;
  *
  *		if (busy && !aio_compat_may_block(req))
  *			return -EAGAIN;
+ *		if (req->pos >= foo_size)
+ *			return 0;
+ *		len = min_t(size_t, req->count, foo_size - req->pos);
  *		n = req->write ?
  *			aio_compat_copy_from_req(req, foo_buf + req->pos, len) :
  *			aio_compat_copy_to_req(req, foo_buf + req->pos, len);
@@ -62,9 +65,9 @@
  * requests (BUF, IOVEC, UBUF) and refuses every kernel-backed iov_iter with
  * -EINVAL. A handler uses one of the two on a request, never both.
  *
- * The old-world branches and the early iov_iter shape (3.16-4.19: no
- * iter_is_iovec() or no type accessors, no ITER_DEST, no IOCB_NOWAIT) are
- * compiled and run on the host against the historical API model
+ * The old-world branches and the early iov_iter shape (3.19-4.19: type
+ * bits in iter->type, no ITER_UBUF, no IOCB_NOWAIT) are compiled and run
+ * on the host against the historical API model
  * (model/aio_model_test.c, model/worlds/); the other iov_iter branches by
  * the kernel matrix (5.10: ITER_IOVEC with ->iov, ITER_PIPE; 6.1:
  * + ITER_UBUF, ITER_XARRAY; 6.12: + iter_iov(), ITER_FOLIOQ, no ITER_PIPE).
