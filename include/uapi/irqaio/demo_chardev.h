@@ -34,7 +34,7 @@ enum demo_chardev_path {
 	DEMO_CHARDEV_PATH_UBUF = 2,	/* ITER_UBUF (Linux 6.0+) */
 	DEMO_CHARDEV_PATH_OTHER = 3,	/* an iov_iter type the helper does not name */
 	DEMO_CHARDEV_PATH_KVEC = 4,	/* ITER_KVEC: kernel_read()/kernel_write() */
-	DEMO_CHARDEV_PATH_BVEC = 5,	/* ITER_BVEC: io_uring fixed buffers, splice writes, 6.5+ reads */
+	DEMO_CHARDEV_PATH_BVEC = 5,	/* ITER_BVEC: io_uring fixed buffers, splice */
 	DEMO_CHARDEV_PATH_PIPE = 6,	/* ITER_PIPE: splice/sendfile from the device (4.9-6.4) */
 	DEMO_CHARDEV_PATH_XARRAY = 7,	/* ITER_XARRAY (5.14+; not seen by a char device today) */
 	DEMO_CHARDEV_PATH_FOLIOQ = 8,	/* ITER_FOLIOQ (6.12+; not seen by a char device today) */
