@@ -240,33 +240,4 @@ static inline int ct_feature(const char *name)
 	return found;
 }
 
-/*
- * A per-kernel fact from the matrix table (/etc/irqaio/kernel.facts,
- * key=value lines) into @val; false when this guest has no such fact.
- */
-static inline bool ct_fact(const char *key, char *val, size_t len)
-{
-	char line[256];
-	size_t kl = strlen(key);
-	bool found = false;
-	FILE *f = fopen("/etc/irqaio/kernel.facts", "r");
-
-	if (!f)
-		return false;
-	while (!found && fgets(line, sizeof(line), f)) {
-		size_t vl;
-
-		if (strncmp(line, key, kl) || line[kl] != '=')
-			continue;
-		line[strcspn(line, "\n")] = '\0';
-		vl = strlen(line + kl + 1);
-		if (vl >= len)
-			continue;	/* longer than any value we know */
-		memcpy(val, line + kl + 1, vl + 1);
-		found = true;
-	}
-	fclose(f);
-	return found;
-}
-
 #endif /* IRQAIO_CHARDEV_TEST_H */

@@ -167,8 +167,7 @@ static int sendfile_to_tmpfs_on(struct ct_target *t)
 {
 	static unsigned char want[20000];
 	struct demo_chardev_stats b, d;
-	char fact[32] = "";
-	bool have_fact = ct_fact("sendfile_from_chardev", fact, sizeof(fact));
+	const char *fact = ktap_fact("sendfile_from_chardev");
 	off_t off = 70000;
 	ssize_t n;
 	int out;
@@ -182,17 +181,17 @@ static int sendfile_to_tmpfs_on(struct ct_target *t)
 	n = sendfile(out, t->fd, &off, sizeof(want));
 	if (t->dev)
 		ct_paths_end("sendfile device -> tmpfs", &b, &d);
-	if (t->dev && n == -1 && errno == EINVAL && (!have_fact || !strcmp(fact, "einval"))) {
+	if (t->dev && n == -1 && errno == EINVAL && (!fact || !strcmp(fact, "einval"))) {
 		close(out);
 		unlink(SENDFILE_OUT);
 		KTAP_EXPECT(ct_other_paths(&d, -1) == 0, "device: refused, but the driver saw a request");
 		KTAP_EXPECT(sendfile_refused_by_kernel(t),
 			    "device: sendfile EINVAL and splice to a pipe fails too: the driver cannot splice");
 		ktap_diag("device: sendfile from a char device refused by the kernel (EINVAL; splice works)%s",
-			  have_fact ? ", as the matrix says" : "");
+			  fact ? ", as the matrix says" : "");
 		return KTAP_PASS;
 	}
-	KTAP_EXPECT(!have_fact || !t->dev || !strcmp(fact, "ok"), "device: fact %s, sendfile %zd", fact, n);
+	KTAP_EXPECT(!fact || !t->dev || !strcmp(fact, "ok"), "device: fact %s, sendfile %zd", fact, n);
 	KTAP_EXPECT(n == (ssize_t)sizeof(want), "%s: sendfile: %zd %s", t->name, n, strerror(errno));
 	KTAP_EXPECT(off == 90000, "%s: offset %lld", t->name, (long long)off);
 	{

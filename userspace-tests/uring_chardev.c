@@ -11,8 +11,8 @@
  *
  * Each device case prints the shapes the driver saw ("# path: ...") and
  * asserts the kernel-backed ones (fixed buffers: BVEC only). Which user
- * shape IORING_OP_READ gets (ITER_IOVEC or ITER_UBUF) is the kernel's
- * choice; it is asserted to be a user-backed one.
+ * shape IORING_OP_READ gets is asserted from the matrix fact ubuf
+ * (ITER_UBUF for "single", else ITER_IOVEC).
  */
 #include <liburing.h>
 #include <sys/mman.h>
@@ -116,9 +116,20 @@ static int read_write_on(struct ct_target *t)
 	KTAP_EXPECT(!memcmp(src, dst, sizeof(src)), "%s: READ data differs", t->name);
 	io_uring_queue_exit(&ring);
 	if (t->dev) {
+		/*
+		 * One buffer: ITER_UBUF where every single-segment request is
+		 * one (matrix fact ubuf=single, 6.5+), else ITER_IOVEC (io_uring
+		 * built it with import_single_range() before).
+		 */
+		const char *ubuf = ktap_fact("ubuf");
+		int want = ubuf && !strcmp(ubuf, "single") ? DEMO_CHARDEV_PATH_UBUF :
+			   DEMO_CHARDEV_PATH_IOVEC;
+
 		ct_paths_end("READ/WRITE", &b, &d);
 		KTAP_EXPECT(ct_user_paths(&d) == 2 && d.requests[DEMO_CHARDEV_PATH_BVEC] == 0,
 			    "two user-backed requests expected");
+		KTAP_EXPECT(!ubuf || d.requests[want] == 2, "fact ubuf=%s: two %s requests expected",
+			    ubuf, want == DEMO_CHARDEV_PATH_UBUF ? "UBUF" : "IOVEC");
 	}
 	return KTAP_PASS;
 }
