@@ -62,6 +62,53 @@ ensure_host_packages() {
 
 kernel_dir() { echo "$IRQAIO_CACHE/kernels/$1"; }
 
+# private_apt NAME "MAIN_SUITES" "SECURITY_SUITES": an apt state of our own
+# under $IRQAIO_CACHE/apt/NAME (the machine's apt sources are not touched),
+# updated from deb.debian.org. Sets apt_dir and APT_OPTS for apt-get and
+# apt-cache; downloads go to $apt_dir/debs.
+private_apt() {
+	local s
+	apt_dir=$IRQAIO_CACHE/apt/$1
+	ensure_packages dpkg-dev debian-archive-keyring ca-certificates
+	mkdir -p "$apt_dir/state/lists/partial" "$apt_dir/cache/archives/partial" "$apt_dir/debs"
+	# One line per suite: apt wants "deb URI SUITE COMPONENT".
+	: >"$apt_dir/sources.list"
+	for s in $2; do
+		echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian $s main" >>"$apt_dir/sources.list"
+	done
+	for s in $3; do
+		echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian-security $s main" >>"$apt_dir/sources.list"
+	done
+	APT_OPTS=(-o "Dir::State=$apt_dir/state" -o "Dir::State::status=/dev/null"
+		-o "Dir::Cache=$apt_dir/cache" -o "Dir::Etc::SourceList=$apt_dir/sources.list"
+		-o "Dir::Etc::SourceParts=/dev/null" -o "Dir::Etc::Preferences=/dev/null"
+		-o "Dir::Etc::PreferencesParts=/dev/null" -o Debug::NoLocking=1
+		-o APT::Architecture=amd64 -o "APT::Architectures::=amd64")
+	timed "apt update for $1 ($2 $3)" \
+		apt-get "${APT_OPTS[@]}" -q update >"$apt_dir/update.log" 2>&1 ||
+		die "cannot reach Debian's registry (deb.debian.org); see $apt_dir/update.log"
+}
+
+# apt_first_dep PKG PATTERN: the first dependency of PKG whose name matches
+# PATTERN, in the private_apt state.
+apt_first_dep() {
+	apt-cache "${APT_OPTS[@]}" depends "$1" | awk -v pat="$2" '/Depends:/ && $2 ~ pat { print $2; exit }'
+}
+
+# apt_candidate PKG: its newest version in the private_apt state.
+apt_candidate() {
+	apt-cache "${APT_OPTS[@]}" policy "$1" | awk '/Candidate:/ { print $2; exit }'
+}
+
+# kbuild_vars KDIR: the make variables every "make -C KDIR" needs, from the
+# entry's kbuild-vars file (a source-built kernel writes it, e.g. LLVM=-19
+# for clang-cfi); nothing for a kernel built with the machine's gcc.
+kbuild_vars() {
+	local f=${1%/kdir}/kbuild-vars
+	[ -f "$f" ] && cat "$f"
+	return 0
+}
+
 # Build outputs (in the checkout, ignored by git): per kernel under build/NAME.
 BUILD=$IRQAIO_TOP/build
 
@@ -79,7 +126,8 @@ build_modules() {
 	local src=$out/src
 	mkdir -p "$src" "$out/modules"
 	rsync -a --delete --exclude /build --exclude /.git --exclude /results "$tree/" "$src/"
-	make -C "$src" KDIR="$kdir" W=1 modules >"$out/build.log" 2>&1 || {
+	# shellcheck disable=SC2046 # one word per make variable
+	make -C "$src" KDIR="$kdir" W=1 $(kbuild_vars "$kdir") modules >"$out/build.log" 2>&1 || {
 		tail -n 40 "$out/build.log" >&2
 		return 1
 	}
