@@ -153,3 +153,21 @@ make_initramfs_in() {
 	"$IRQAIO_TOP/qemu/mkinitramfs" "$out/initramfs.cpio.gz" \
 		"$out/modules:/modules" "$BUILD/tests:/tests" "${extras[@]}" "$@"
 }
+
+# build_kcfi_control KERNEL KDIR: the kCFI negative control module
+# (tests/kcfi_cast/) in build/KERNEL/kcfi_cast, with the kernel's own
+# kbuild-vars; prints the qemu/run arguments that add it and its guest test
+# to a test run and declare the trap it must cause.
+build_kcfi_control() {
+	local out=$BUILD/$1/kcfi_cast kdir=$2
+	mkdir -p "$out"
+	rsync -a --delete "$IRQAIO_TOP/tests/kcfi_cast/" "$out/"
+	# shellcheck disable=SC2046 # one word per make variable
+	make -C "$kdir" M="$out" W=1 $(kbuild_vars "$kdir") modules >"$out/build.log" 2>&1 || {
+		tail -n 20 "$out/build.log" >&2
+		return 1
+	}
+	printf '%s\n' --add "$out/kcfi_cast.ko:/kcfi/kcfi_cast.ko" \
+		--add "$out/kcfi_cast_test.sh:/tests/kcfi_cast" \
+		--expect-cfi-trap kcfi_cast_legacy_handler
+}
