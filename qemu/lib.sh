@@ -8,8 +8,10 @@ IRQAIO_CACHE=${IRQAIO_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/irqaio-compat}
 IRQAIO_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export IRQAIO_CACHE IRQAIO_TOP
 
-# Matrix entries in the order make check runs them.
-export IRQAIO_KERNELS_ALL="deb11-5.10 deb12-6.1 deb12-6.12 patched-6.1"
+# The matrix (qemu/matrix.toml): the kernels make check runs, in order.
+MATRIX=$IRQAIO_TOP/qemu/matrix.py
+IRQAIO_KERNELS_ALL=$("$MATRIX" names) || exit 2
+export IRQAIO_KERNELS_ALL MATRIX
 export IRQAIO_KERNEL_DEFAULT=deb12-6.1
 
 log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
@@ -62,51 +64,101 @@ ensure_host_packages() {
 
 kernel_dir() { echo "$IRQAIO_CACHE/kernels/$1"; }
 
-# private_apt NAME "MAIN_SUITES" "SECURITY_SUITES": an apt state of our own
-# under $IRQAIO_CACHE/apt/NAME (the machine's apt sources are not touched),
-# updated from deb.debian.org. Sets apt_dir and APT_OPTS for apt-get and
-# apt-cache; downloads go to $apt_dir/debs.
+# chroot_exec ROOT CMD...: run CMD in the Debian system at ROOT (a
+# qemu/mkchroot chroot) in a private mount namespace, so nothing stays
+# mounted afterwards: /proc (objtool reads the stack limit there), /dev,
+# /sys, and the checkout, the cache and the current directory at their own
+# paths, so that every path means the same inside and outside.
+chroot_exec() {
+	local root=$1
+	shift
+	unshare --mount --propagation private -- /bin/bash -euc '
+		root=$1 cwd=$2
+		shift 2
+		mount -t proc proc "$root/proc"
+		mount --rbind /dev "$root/dev"
+		mount --rbind /sys "$root/sys"
+		for d in "$IRQAIO_TOP" "$IRQAIO_CACHE" "$cwd"; do
+			case $d/ in "$root"/*) continue ;; esac
+			[ -d "$d" ] || continue
+			mkdir -p "$root$d"
+			mount --bind "$d" "$root$d"
+		done
+		exec chroot "$root" /usr/bin/env \
+			PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
+			/bin/sh -c "cd \"\$0\" && exec \"\$@\"" "$cwd" "$@"
+	' chroot_exec "$root" "$PWD" "$@"
+}
+
+# kernel_exec KERNEL CMD...: run CMD with the toolchain that builds modules
+# for KERNEL: the chroot its entry names in "chroot", else this machine.
+kernel_exec() {
+	local root
+	root=$(cat "$(kernel_dir "$1")/chroot" 2>/dev/null || true)
+	shift
+	if [ -n "$root" ]; then
+		chroot_exec "$root" "$@"
+	else
+		"$@"
+	fi
+}
+
+# kernel_build_kdir KERNEL KDIR: the tree path make -C needs for KERNEL.
+# In a chroot that is the path inside it (/usr/src/...): Kbuild rewrites an
+# output directory's Makefile when reached by another path.
+kernel_build_kdir() {
+	cat "$(kernel_dir "$1")/build_kdir" 2>/dev/null || echo "$2"
+}
+
+# kernel_make_args KERNEL: the toolchain arguments its modules need (LLVM=...).
+kernel_make_args() {
+	cat "$(kernel_dir "$1")/make_args" 2>/dev/null || true
+}
+
+# private_apt NAME: an apt state of its own for matrix row NAME, in
+# $IRQAIO_CACHE/apt/NAME, with the row's suites and security suites (and
+# its target release), updated from deb.debian.org now. The machine's own
+# apt sources are not touched. Sets apt_dir (downloads go to apt_dir/debs),
+# APT_OPTS, main_suites and sec_suites.
 private_apt() {
-	local s
-	apt_dir=$IRQAIO_CACHE/apt/$1
+	local name=$1 target s
 	ensure_packages dpkg-dev debian-archive-keyring ca-certificates
+	mapfile -t main_suites < <("$MATRIX" get "$name" suites)
+	mapfile -t sec_suites < <("$MATRIX" get "$name" security)
+	target=$("$MATRIX" get "$name" target)
+	apt_dir=$IRQAIO_CACHE/apt/$name
 	mkdir -p "$apt_dir/state/lists/partial" "$apt_dir/cache/archives/partial" "$apt_dir/debs"
 	# One line per suite: apt wants "deb URI SUITE COMPONENT".
-	: >"$apt_dir/sources.list"
-	for s in $2; do
-		echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian $s main" >>"$apt_dir/sources.list"
-	done
-	for s in $3; do
-		echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian-security $s main" >>"$apt_dir/sources.list"
-	done
+	{
+		for s in "${main_suites[@]}"; do
+			echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian $s main"
+		done
+		for s in "${sec_suites[@]}"; do
+			echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian-security $s main"
+		done
+	} >"$apt_dir/sources.list"
 	APT_OPTS=(-o "Dir::State=$apt_dir/state" -o "Dir::State::status=/dev/null"
 		-o "Dir::Cache=$apt_dir/cache" -o "Dir::Etc::SourceList=$apt_dir/sources.list"
 		-o "Dir::Etc::SourceParts=/dev/null" -o "Dir::Etc::Preferences=/dev/null"
 		-o "Dir::Etc::PreferencesParts=/dev/null" -o Debug::NoLocking=1
 		-o APT::Architecture=amd64 -o "APT::Architectures::=amd64")
-	timed "apt update for $1 ($2 $3)" \
+	# Backports are pinned below the release they extend; a row about them says so.
+	[ -n "$target" ] && APT_OPTS+=(-o "APT::Default-Release=$target")
+	timed "apt update for $name (${main_suites[*]} ${sec_suites[*]})" \
 		apt-get "${APT_OPTS[@]}" -q update >"$apt_dir/update.log" 2>&1 ||
-		die "cannot reach Debian's registry (deb.debian.org); see $apt_dir/update.log"
+		die "$apt_dir/update.log: cannot reach Debian's registry (deb.debian.org) for $name; check the network and retry"
 }
 
-# apt_first_dep PKG PATTERN: the first dependency of PKG whose name matches
-# PATTERN, in the private_apt state.
-apt_first_dep() {
-	apt-cache "${APT_OPTS[@]}" depends "$1" | awk -v pat="$2" '/Depends:/ && $2 ~ pat { print $2; exit }'
+# apt_deps PKG PATTERN: the dependencies of PKG's candidate whose names
+# match PATTERN (private_apt state).
+apt_deps() {
+	apt-cache "${APT_OPTS[@]}" depends "$1=$(apt_candidate "$1")" |
+		awk -v pat="$2" '/^ *Depends:/ && $2 ~ pat { print $2 }' || true
 }
 
-# apt_candidate PKG: its newest version in the private_apt state.
+# apt_candidate PKG: the version apt would take (private_apt state).
 apt_candidate() {
 	apt-cache "${APT_OPTS[@]}" policy "$1" | awk '/Candidate:/ { print $2; exit }'
-}
-
-# kbuild_vars KDIR: the make variables every "make -C KDIR" needs, from the
-# entry's kbuild-vars file (a source-built kernel writes it, e.g. LLVM=-19
-# for clang-cfi); nothing for a kernel built with the machine's gcc.
-kbuild_vars() {
-	local f=${1%/kdir}/kbuild-vars
-	[ -f "$f" ] && cat "$f"
-	return 0
 }
 
 # Build outputs (in the checkout, ignored by git): per kernel under build/NAME.
@@ -122,12 +174,14 @@ build_userspace_tests() {
 # probe results. Leaves the .ko files in OUT/modules, the log in
 # OUT/build.log.
 build_modules() {
-	local k=$1 kdir=$2 tree=${3:-$IRQAIO_TOP} out=${4:-$BUILD/$1}
+	local k=$1 kdir tree=${3:-$IRQAIO_TOP} out=${4:-$BUILD/$1}
 	local src=$out/src
+	kdir=$(kernel_build_kdir "$k" "$2")
 	mkdir -p "$src" "$out/modules"
 	rsync -a --delete --exclude /build --exclude /.git --exclude /results "$tree/" "$src/"
-	# shellcheck disable=SC2046 # one word per make variable
-	make -C "$src" KDIR="$kdir" W=1 $(kbuild_vars "$kdir") modules >"$out/build.log" 2>&1 || {
+	# shellcheck disable=SC2046 # one argument a word
+	kernel_exec "$k" make -C "$src" KDIR="$kdir" W=1 $(kernel_make_args "$k") modules \
+		>"$out/build.log" 2>&1 || {
 		tail -n 40 "$out/build.log" >&2
 		return 1
 	}
@@ -155,15 +209,17 @@ make_initramfs_in() {
 }
 
 # build_kcfi_control KERNEL KDIR: the kCFI negative control module
-# (tests/kcfi_cast/) in build/KERNEL/kcfi_cast, with the kernel's own
-# kbuild-vars; prints the qemu/run arguments that add it and its guest test
-# to a test run and declare the trap it must cause.
+# (tests/kcfi_cast/) in build/KERNEL/kcfi_cast, built as our modules are for
+# KERNEL (its toolchain, its make_args); prints the qemu/run arguments that
+# add it and its guest test to a test run and declare the trap it must cause.
 build_kcfi_control() {
-	local out=$BUILD/$1/kcfi_cast kdir=$2
+	local k=$1 out=$BUILD/$1/kcfi_cast kdir
+	kdir=$(kernel_build_kdir "$k" "$2")
 	mkdir -p "$out"
 	rsync -a --delete "$IRQAIO_TOP/tests/kcfi_cast/" "$out/"
-	# shellcheck disable=SC2046 # one word per make variable
-	make -C "$kdir" M="$out" W=1 $(kbuild_vars "$kdir") modules >"$out/build.log" 2>&1 || {
+	# shellcheck disable=SC2046 # one argument a word
+	kernel_exec "$k" make -C "$kdir" M="$out" W=1 $(kernel_make_args "$k") modules \
+		>"$out/build.log" 2>&1 || {
 		tail -n 20 "$out/build.log" >&2
 		return 1
 	}
