@@ -9,8 +9,12 @@ IRQAIO_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export IRQAIO_CACHE IRQAIO_TOP
 
 # The matrix (qemu/matrix.toml): the kernels make check runs, in order.
+# (Read once: a script sourced again inside a kernel's chroot, which has no
+# python3, inherits it.)
 MATRIX=$IRQAIO_TOP/qemu/matrix.py
-IRQAIO_KERNELS_ALL=$("$MATRIX" names) || exit 2
+if [ -z "${IRQAIO_KERNELS_ALL:-}" ]; then
+	IRQAIO_KERNELS_ALL=$("$MATRIX" names) || exit 2
+fi
 export IRQAIO_KERNELS_ALL MATRIX
 export IRQAIO_KERNEL_DEFAULT=deb12-6.1
 
@@ -67,17 +71,24 @@ kernel_dir() { echo "$IRQAIO_CACHE/kernels/$1"; }
 # chroot_exec ROOT CMD...: run CMD in the Debian system at ROOT (a
 # qemu/mkchroot chroot) in a private mount namespace, so nothing stays
 # mounted afterwards: /proc (objtool reads the stack limit there), /dev,
-# /sys, and the checkout, the cache and the current directory at their own
+# /sys, /tmp, and the checkout, the cache and the current directory at their own
 # paths, so that every path means the same inside and outside.
 chroot_exec() {
 	local root=$1
 	shift
+	# shellcheck disable=SC2016 # expanded by the inner shell
 	unshare --mount --propagation private -- /bin/bash -euc '
 		root=$1 cwd=$2
 		shift 2
 		mount -t proc proc "$root/proc"
 		mount --rbind /dev "$root/dev"
 		mount --rbind /sys "$root/sys"
+		# IRQAIO_CHROOT_BARE: a system that must see nothing of this one
+		# (qemu/fresh-machine) gets only the pseudo file systems.
+		if [ -n "${IRQAIO_CHROOT_BARE:-}" ]; then
+			exec chroot "$root" "$@"
+		fi
+		mount --bind /tmp "$root/tmp"
 		for d in "$IRQAIO_TOP" "$IRQAIO_CACHE" "$cwd"; do
 			case $d/ in "$root"/*) continue ;; esac
 			[ -d "$d" ] || continue
@@ -204,6 +215,9 @@ make_initramfs_in() {
 	local out=$1 extras
 	shift
 	mapfile -t extras < <("$IRQAIO_TOP/qemu/guest-extras")
+	# The probe results the modules were built with: kernel_facts checks
+	# the matrix's facts against them.
+	[ -f "$out/irqaio_features.h" ] && extras+=("$out/irqaio_features.h:/etc/irqaio/features.h")
 	"$IRQAIO_TOP/qemu/mkinitramfs" "$out/initramfs.cpio.gz" \
 		"$out/modules:/modules" "$BUILD/tests:/tests" "${extras[@]}" "$@"
 }

@@ -5,6 +5,9 @@
   matrix.py names [--all]     kernels make check runs, in order (--all: every row)
   matrix.py get NAME KEY      one value (a list prints one item a line)
   matrix.py facts NAME        the guest's expectations, key=value lines
+  matrix.py distinct NAME...  one kernel per distinct set of facts (the last
+                              given): the kernels that differ in what the
+                              guest tests expect
   matrix.py check             validate the table (make lint runs it)
   matrix.py table             the matrix as a Markdown table (README)
 
@@ -104,6 +107,16 @@ def facts(name):
     return out
 
 
+def distinct(kernels):
+    """One kernel for each distinct set of expectations, the last given."""
+    chosen = {}
+    for k in kernels:
+        key = tuple(sorted(row(k)["expect"].items()))
+        chosen.pop(key, None)
+        chosen[key] = k
+    return [k for k in kernels if k in chosen.values()]
+
+
 def _value(name, key):
     r = row(name)
     if key in r:
@@ -145,6 +158,8 @@ def main(argv):
         elif cmd == "facts" and len(args) == 1:
             for k, v in facts(args[0]).items():
                 print(f"{k}={v}")
+        elif cmd == "distinct" and args:
+            print(" ".join(distinct(args)))
         elif cmd == "check":
             problems = validate(_load())
             for p in problems:
