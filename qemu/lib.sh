@@ -8,15 +8,6 @@ IRQAIO_CACHE=${IRQAIO_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/irqaio-compat}
 IRQAIO_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export IRQAIO_CACHE IRQAIO_TOP
 
-# The matrix (qemu/matrix.toml): the kernels make check runs, in order.
-# (Read once: a script sourced again inside a kernel's chroot, which has no
-# python3, inherits it.)
-MATRIX=$IRQAIO_TOP/qemu/matrix.py
-if [ -z "${IRQAIO_KERNELS_ALL:-}" ]; then
-	IRQAIO_KERNELS_ALL=$("$MATRIX" names) || exit 2
-fi
-export IRQAIO_KERNELS_ALL MATRIX
-export IRQAIO_KERNEL_DEFAULT=deb12-6.1
 
 log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
@@ -65,6 +56,18 @@ ensure_host_packages() {
 	# shellcheck disable=SC2086
 	ensure_packages $HOST_PACKAGES
 }
+
+# The matrix (qemu/matrix.toml, read by qemu/matrix.py): the kernels make
+# check runs, in order. Read once: a script sourced again inside a kernel's
+# chroot, which has no python3, inherits it. On a new machine python3 may be
+# missing before anything else runs (found by qemu/fresh-machine).
+MATRIX=$IRQAIO_TOP/qemu/matrix.py
+if [ -z "${IRQAIO_KERNELS_ALL:-}" ]; then
+	command -v python3 >/dev/null || ensure_packages python3
+	IRQAIO_KERNELS_ALL=$("$MATRIX" names) || exit 2
+fi
+export IRQAIO_KERNELS_ALL MATRIX
+export IRQAIO_KERNEL_DEFAULT=deb12-6.1
 
 kernel_dir() { echo "$IRQAIO_CACHE/kernels/$1"; }
 
