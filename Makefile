@@ -67,7 +67,7 @@ bench:
 # Maintainer tools (scripts/; see docs/using-the-shim.md)
 #   make lint                       checkpatch --strict, sparse (C=2), shellcheck
 #   make install-headers DESTDIR=D  compat/ (headers, conftest.sh, probes) + guide
-#   make convert SRC=path [MODE=compat|native]  Coccinelle conversion, prints the diff
+#   make convert SRC=dir/ [MODE=compat|native] [KDIR=tree]  Coccinelle conversion (docs/convert.md)
 #   make dkms-check [KERNELS=...]   dkms build of dkms.conf against each matrix kernel
 PREFIX ?= /usr/local
 
@@ -78,7 +78,8 @@ install-headers:
 	$(CURDIR)/scripts/install-headers --destdir "$(DESTDIR)" --prefix "$(PREFIX)"
 
 convert:
-	$(CURDIR)/scripts/convert --mode $(or $(MODE),compat) $(SRC)
+	$(CURDIR)/scripts/convert --mode $(or $(MODE),compat) \
+		$(if $(filter command line environment,$(origin KDIR)),--kdir $(KDIR)) $(SRC)
 
 dkms-check:
 	$(CURDIR)/scripts/dkms-check $(KERNELS)
