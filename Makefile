@@ -28,16 +28,12 @@ all: modules
 modules: features
 	$(KEXEC) $(MAKE) -C $(KDIR) M=$(CURDIR) IRQAIO_TOP=$(CURDIR) $(KMAKE_ARGS) modules
 
-# Toolchain overrides (make CC=clang LLVM=1 KCFLAGS=...) reach the probes
-# too, so that features are decided by the compiler that builds the modules.
-TOOLCHAIN_VARS := CC LD AR NM OBJCOPY OBJDUMP STRIP LLVM LLVM_IAS KCFLAGS \
-	CROSS_COMPILE ARCH HOSTCC HOSTCXX HOSTLD
-TOOLCHAIN_ARGS := $(foreach v,$(TOOLCHAIN_VARS),$(if $(filter command line environment,$(origin $(v))),'$(v)=$($(v))'))
+include $(CURDIR)/compat/toolchain.mk
 
 # Re-probes only when the tree, the toolchain or the probes changed
 # (conftest.sh decides).
 features:
-	@$(KEXEC) $(CURDIR)/compat/conftest.sh --kdir $(KDIR) --out $(FEATURES) -- $(TOOLCHAIN_ARGS) $(KMAKE_ARGS)
+	@$(KEXEC) $(CURDIR)/compat/conftest.sh --kdir $(KDIR) --out $(FEATURES) -- $(IRQAIO_TOOLCHAIN_ARGS) $(KMAKE_ARGS)
 
 clean:
 	$(KEXEC) $(MAKE) -C $(KDIR) M=$(CURDIR) IRQAIO_TOP=$(CURDIR) clean
