@@ -22,8 +22,11 @@
 #define INSN_WINDOW__XSTR(x)	INSN_WINDOW__STR(x)
 /* Spelled as bytes: the assembler may not pick the disp32 form itself. */
 #define INSN_WINDOW__MARK(op)						\
-	__asm__ __volatile__(".byte 0x0f, 0x1f, 0x80, " INSN_WINDOW__XSTR(op) \
-			     ", 0x41, 0x49, 0x51" ::: "memory")
+	do {								\
+		__asm__ __volatile__(".byte 0x0f, 0x1f, 0x80, "		\
+				     INSN_WINDOW__XSTR(op)		\
+				     ", 0x41, 0x49, 0x51" ::: "memory");	\
+	} while (0)
 
 /* The compiler barrier keeps the measured code between the markers. */
 #define insn_window_begin()	INSN_WINDOW__MARK(1)

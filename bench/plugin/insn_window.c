@@ -26,11 +26,16 @@
  * Output, to the file named by the plugin argument out=FILE, one line each:
  *   case <vcpu> <n>              (n counts the case markers, from 0)
  *   window <vcpu> <case> <insns>
+ * and with the argument profile=on, where the instructions went: at each
+ * case marker (and at exit), for the case just finished,
+ *   prof <case> <block address> <insns>
+ * for every translation block that ran inside its windows (any vCPU's).
  *
  * Built against the qemu-plugin.h of the QEMU that loads it (qemu/bench
  * takes it from Debian's qemu source package of the installed version).
  */
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +56,19 @@ static struct vcpu_state *vcpus;
 static int nr_vcpus;
 static FILE *out;
 
+/* profile=on: one per translated block, kept in a list under prof_lock. */
+struct block {
+	uint64_t vaddr;
+	uint64_t n;		/* instructions */
+	uint64_t insns;		/* executed inside windows since the last dump */
+	struct block *next;
+};
+
+static int profile;
+static pthread_mutex_t prof_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct block *blocks;	/* protected by prof_lock */
+static long prof_case = -1;	/* protected by prof_lock */
+
 static struct vcpu_state *vcpu(unsigned int index)
 {
 	return index < (unsigned int)nr_vcpus ? &vcpus[index] : NULL;
@@ -62,6 +80,34 @@ static void tb_exec(unsigned int index, void *udata)
 
 	if (v && v->active)
 		v->count += (int64_t)(uintptr_t)udata;
+}
+
+static void tb_exec_profiled(unsigned int index, void *udata)
+{
+	struct vcpu_state *v = vcpu(index);
+	struct block *b = udata;
+
+	if (v && v->active) {
+		v->count += (int64_t)b->n;
+		__atomic_fetch_add(&b->insns, b->n, __ATOMIC_RELAXED);
+	}
+}
+
+/* Print and clear the profile of the case that just ended. */
+static void prof_dump(long next_case)
+{
+	struct block *b;
+	uint64_t insns;
+
+	pthread_mutex_lock(&prof_lock);
+	for (b = blocks; b; b = b->next) {
+		insns = __atomic_exchange_n(&b->insns, 0, __ATOMIC_RELAXED);
+		if (insns && prof_case >= 0)
+			fprintf(out, "prof %ld 0x%" PRIx64 " %" PRIu64 "\n", prof_case,
+				b->vaddr, insns);
+	}
+	prof_case = next_case;
+	pthread_mutex_unlock(&prof_lock);
 }
 
 /* udata: the instructions of this block after the marker. */
@@ -96,6 +142,8 @@ static void mark_case(unsigned int index, void *udata)
 	if (!v)
 		return;
 	v->active = 0;
+	if (profile)
+		prof_dump(v->cases);
 	fprintf(out, "case %u %ld\n", index, v->cases++);
 	fflush(out);
 }
@@ -122,8 +170,23 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	size_t n = qemu_plugin_tb_n_insns(tb), k;
 
 	(void)id;
-	qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec, QEMU_PLUGIN_CB_NO_REGS,
-					     (void *)(uintptr_t)n);
+	if (profile) {
+		struct block *b = calloc(1, sizeof(*b));
+
+		if (!b)
+			abort();
+		b->vaddr = qemu_plugin_tb_vaddr(tb);
+		b->n = n;
+		pthread_mutex_lock(&prof_lock);
+		b->next = blocks;
+		blocks = b;
+		pthread_mutex_unlock(&prof_lock);
+		qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec_profiled,
+						     QEMU_PLUGIN_CB_NO_REGS, b);
+	} else {
+		qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec, QEMU_PLUGIN_CB_NO_REGS,
+						     (void *)(uintptr_t)n);
+	}
 	for (k = 0; k < n; k++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, k);
 
@@ -153,6 +216,8 @@ static void at_exit(qemu_plugin_id_t id, void *udata)
 {
 	(void)id;
 	(void)udata;
+	if (profile)
+		prof_dump(-1);
 	fclose(out);
 }
 
@@ -161,11 +226,19 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 					   int argc, char **argv)
 {
 	const char *path = NULL;
+	bool on = false;
 	int i;
 
 	for (i = 0; i < argc; i++) {
-		if (!strncmp(argv[i], "out=", 4))
+		if (!strncmp(argv[i], "out=", 4)) {
 			path = argv[i] + 4;
+		} else if (!strncmp(argv[i], "profile=", 8)) {
+			if (!qemu_plugin_bool_parse("profile", argv[i] + 8, &on)) {
+				fprintf(stderr, "insn_window: bad %s\n", argv[i]);
+				return -1;
+			}
+			profile = on;
+		}
 	}
 	if (!path) {
 		fprintf(stderr, "insn_window: needs the argument out=FILE\n");
