@@ -200,6 +200,12 @@ def insn_intro(out):
                "the median of 15 requests after 3 unmarked ones (an interrupt that lands in "
                "a window adds its handler; the median leaves it out). Counts do not depend "
                "on the host's speed or load, so they compare across boots and kernels.\n")
+    out.append("Why a plugin and not QEMU's `-icount shift=0,sleep=off`: with 2 vCPUs that "
+               "boot stops at \"x86: Booting SMP configuration\" (deb12-6.1, no output "
+               "after it in 170 s: icount runs the vCPUs round-robin in one thread, and the "
+               "second vCPU's bring-up never completes), and with 1 vCPU it boots (103 s "
+               "wall-clock at host load 15) but still gives one clock for the whole "
+               "machine, not a count per request.\n")
 
 
 def insn_repeat(insn, loads, out):
