@@ -364,7 +364,11 @@ def nmi_irq(insn, configs, out):
                f"exit path (leaving timer_interrupt() to leaving do_IRQ()) "
                f"{SEED_FRV_SPEEDUP * 100:.0f} % faster. Our figures cover a whole NMI round "
                f"trip on x86-64, where regs is passed in a register, not a slice of the "
-               f"exit path.\n")
+               f"exit path. Counts are exact within a boot; between two boots of one kernel "
+               f"a path can still differ by a few instructions per event where the kernel's "
+               f"state differs (whether a waiter sleeps, which slab serves an allocation), "
+               f"so a delta of a few instructions per event is only the patch's when a "
+               f"profile (the plugin's profile=on) places it in the patched functions.\n")
     return rows
 
 
@@ -378,7 +382,11 @@ def legacy_table(insn, configs, out):
                "segments of 4 KiB, then io_getevents(), on demo_chardev (read_iter/"
                "write_iter through the shim) and on demo_chardev_legacy (only ->read/->write, "
                "served by the core patch's synchronous fallback). Relative speed = iter "
-               "instructions / legacy instructions:\n")
+               "instructions / legacy instructions. The fallback calls ->read/->write once "
+               "per segment, so every segment pays the driver's per-call work (taking its "
+               "lock, setting up a request) on top of the fallback's loop, where read_iter "
+               "pays it once per request: the ratio falls towards (iter cost per segment) / "
+               "(iter cost per segment + per-call cost) as N grows.\n")
     out.append("| op | request | iter | legacy | relative speed of legacy |")
     out.append("|---|---|---|---|---|")
     ratios = []
