@@ -8,9 +8,6 @@ IRQAIO_CACHE=${IRQAIO_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/irqaio-compat}
 IRQAIO_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export IRQAIO_CACHE IRQAIO_TOP
 
-# Matrix entries in the order make check runs them.
-export IRQAIO_KERNELS_ALL="deb11-5.10 deb12-6.1 deb12-6.12 patched-6.1"
-export IRQAIO_KERNEL_DEFAULT=deb12-6.1
 
 log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
@@ -60,7 +57,77 @@ ensure_host_packages() {
 	ensure_packages $HOST_PACKAGES
 }
 
+# The matrix (qemu/matrix.toml, read by qemu/matrix.py): the kernels make
+# check runs, in order. Read once: a script sourced again inside a kernel's
+# chroot, which has no python3, inherits it. On a new machine python3 may be
+# missing before anything else runs (found by qemu/fresh-machine).
+MATRIX=$IRQAIO_TOP/qemu/matrix.py
+if [ -z "${IRQAIO_KERNELS_ALL:-}" ]; then
+	command -v python3 >/dev/null || ensure_packages python3
+	IRQAIO_KERNELS_ALL=$("$MATRIX" names) || exit 2
+fi
+export IRQAIO_KERNELS_ALL MATRIX
+export IRQAIO_KERNEL_DEFAULT=deb12-6.1
+
 kernel_dir() { echo "$IRQAIO_CACHE/kernels/$1"; }
+
+# chroot_exec ROOT CMD...: run CMD in the Debian system at ROOT (a
+# qemu/mkchroot chroot) in a private mount namespace, so nothing stays
+# mounted afterwards: /proc (objtool reads the stack limit there), /dev,
+# /sys, /tmp, and the checkout, the cache and the current directory at their own
+# paths, so that every path means the same inside and outside.
+chroot_exec() {
+	local root=$1
+	shift
+	# shellcheck disable=SC2016 # expanded by the inner shell
+	unshare --mount --propagation private -- /bin/bash -euc '
+		root=$1 cwd=$2
+		shift 2
+		mount -t proc proc "$root/proc"
+		mount --rbind /dev "$root/dev"
+		mount --rbind /sys "$root/sys"
+		# IRQAIO_CHROOT_BARE: a system that must see nothing of this one
+		# (qemu/fresh-machine) gets only the pseudo file systems.
+		if [ -n "${IRQAIO_CHROOT_BARE:-}" ]; then
+			exec chroot "$root" "$@"
+		fi
+		mount --bind /tmp "$root/tmp"
+		for d in "$IRQAIO_TOP" "$IRQAIO_CACHE" "$cwd"; do
+			case $d/ in "$root"/*) continue ;; esac
+			[ -d "$d" ] || continue
+			mkdir -p "$root$d"
+			mount --bind "$d" "$root$d"
+		done
+		exec chroot "$root" /usr/bin/env \
+			PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
+			/bin/sh -c "cd \"\$0\" && exec \"\$@\"" "$cwd" "$@"
+	' chroot_exec "$root" "$PWD" "$@"
+}
+
+# kernel_exec KERNEL CMD...: run CMD with the toolchain that builds modules
+# for KERNEL: the chroot its entry names in "chroot", else this machine.
+kernel_exec() {
+	local root
+	root=$(cat "$(kernel_dir "$1")/chroot" 2>/dev/null || true)
+	shift
+	if [ -n "$root" ]; then
+		chroot_exec "$root" "$@"
+	else
+		"$@"
+	fi
+}
+
+# kernel_build_kdir KERNEL KDIR: the tree path make -C needs for KERNEL.
+# In a chroot that is the path inside it (/usr/src/...): Kbuild rewrites an
+# output directory's Makefile when reached by another path.
+kernel_build_kdir() {
+	cat "$(kernel_dir "$1")/build_kdir" 2>/dev/null || echo "$2"
+}
+
+# kernel_make_args KERNEL: the toolchain arguments its modules need (LLVM=...).
+kernel_make_args() {
+	cat "$(kernel_dir "$1")/make_args" 2>/dev/null || true
+}
 
 # Build outputs (in the checkout, ignored by git): per kernel under build/NAME.
 BUILD=$IRQAIO_TOP/build
@@ -75,11 +142,14 @@ build_userspace_tests() {
 # probe results. Leaves the .ko files in OUT/modules, the log in
 # OUT/build.log.
 build_modules() {
-	local k=$1 kdir=$2 tree=${3:-$IRQAIO_TOP} out=${4:-$BUILD/$1}
+	local k=$1 kdir tree=${3:-$IRQAIO_TOP} out=${4:-$BUILD/$1}
 	local src=$out/src
+	kdir=$(kernel_build_kdir "$k" "$2")
 	mkdir -p "$src" "$out/modules"
 	rsync -a --delete --exclude /build --exclude /.git --exclude /results "$tree/" "$src/"
-	make -C "$src" KDIR="$kdir" W=1 modules >"$out/build.log" 2>&1 || {
+	# shellcheck disable=SC2046 # one argument a word
+	kernel_exec "$k" make -C "$src" KDIR="$kdir" W=1 $(kernel_make_args "$k") modules \
+		>"$out/build.log" 2>&1 || {
 		tail -n 40 "$out/build.log" >&2
 		return 1
 	}
@@ -102,6 +172,9 @@ make_initramfs_in() {
 	local out=$1 extras
 	shift
 	mapfile -t extras < <("$IRQAIO_TOP/qemu/guest-extras")
+	# The probe results the modules were built with: kernel_facts checks
+	# the matrix's facts against them.
+	[ -f "$out/irqaio_features.h" ] && extras+=("$out/irqaio_features.h:/etc/irqaio/features.h")
 	"$IRQAIO_TOP/qemu/mkinitramfs" "$out/initramfs.cpio.gz" \
 		"$out/modules:/modules" "$BUILD/tests:/tests" "${extras[@]}" "$@"
 }
