@@ -133,14 +133,17 @@ kernel_make_args() {
 BUILD=$IRQAIO_TOP/build
 
 build_userspace_tests() {
+	# static libaio.a and liburing.a are linked into the guest tests
+	ensure_packages libaio-dev liburing-dev
 	make -s -C "$IRQAIO_TOP/userspace-tests" OUT="$BUILD/tests"
 }
 
 # build_modules KERNEL KDIR [TREE [OUT]]: out-of-tree build (W=1, our
 # warnings are errors) in a private copy of TREE (default: the checkout) at
 # OUT/src (default OUT: build/KERNEL), so kernels never share objects or
-# probe results. Leaves the .ko files in OUT/modules, the log in
-# OUT/build.log.
+# probe results. Leaves the .ko files in OUT/modules, the test-only
+# modules of userspace-tests/kmod in OUT/testmods (the tests load them),
+# the log in OUT/build.log.
 build_modules() {
 	local k=$1 kdir tree=${3:-$IRQAIO_TOP} out=${4:-$BUILD/$1}
 	local src=$out/src
@@ -156,6 +159,17 @@ build_modules() {
 	rm -f "$out/modules/"*.ko
 	find "$src/drivers" -name '*.ko' -exec cp {} "$out/modules/" \;
 	cp "$src/compat/generated/irqaio_features.h" "$out/irqaio_features.h"
+	mkdir -p "$out/testmods"
+	rm -f "$out/testmods/"*.ko
+	if [ -d "$src/userspace-tests/kmod" ]; then
+		# shellcheck disable=SC2046 # one argument a word
+		kernel_exec "$k" make -C "$kdir" M="$src/userspace-tests/kmod" W=1 $(kernel_make_args "$k") \
+			modules >>"$out/build.log" 2>&1 || {
+			tail -n 40 "$out/build.log" >&2
+			return 1
+		}
+		cp "$src/userspace-tests/kmod/"*.ko "$out/testmods/"
+	fi
 }
 
 # make_initramfs KERNEL [EXTRA...]: busybox, init, the modules and the tests,
@@ -167,11 +181,16 @@ make_initramfs() {
 }
 
 # make_initramfs_in OUT [EXTRA...]: the same from OUT/modules, written to
-# OUT/initramfs.cpio.gz.
+# OUT/initramfs.cpio.gz; OUT/testmods and the probe results the modules
+# were built with (/etc/irqaio/features.h, which tests read to know what
+# the tree has) go along when build_modules left them.
 make_initramfs_in() {
-	local out=$1 extras
+	local out=$1 specs extras
 	shift
-	mapfile -t extras < <("$IRQAIO_TOP/qemu/guest-extras")
+	# Not "mapfile < <(...)": that would drop guest-extras' failure.
+	specs=$("$IRQAIO_TOP/qemu/guest-extras") || die "qemu/guest-extras failed (fio for the guest)"
+	mapfile -t extras <<<"$specs"
+	[ -d "$out/testmods" ] && extras+=("$out/testmods:/testmods")
 	# The probe results the modules were built with: kernel_facts checks
 	# the matrix's facts against them.
 	[ -f "$out/irqaio_features.h" ] && extras+=("$out/irqaio_features.h:/etc/irqaio/features.h")

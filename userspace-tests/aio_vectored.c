@@ -812,7 +812,7 @@ PATH_TEST(aio_paths_per_kernel)
 		{ "io_submit PREADV 1 segment",	{ I, I, U } },
 		{ "io_submit PWRITEV 2 segs",	{ I, I, I } },
 	};
-	static const char *const names[] = { "BUF", "IOVEC", "UBUF", "OTHER" };
+	static const char *const names[] = DEMO_CHARDEV_PATH_NAMES;
 	const char *k = ktap_kernel();
 	/* Columns: the matrix's "ubuf" fact (qemu/matrix.toml). */
 	int col = ktap_fact_is("ubuf", "none") ? 0 :

@@ -27,8 +27,9 @@ if [ ! -f "$facts" ] || [ ! -f "$features" ]; then
 	echo "not ok 1 facts_present # missing $facts or $features"
 	exit 1
 fi
-echo "# kernel_facts on $(fact kernel): $(tr '\n' ' ' <"$facts")"
+# The plan right after the version line: kunit.py's parser wants it there.
 echo "1..3"
+echo "# kernel_facts on $(fact kernel): $(tr '\n' ' ' <"$facts")"
 
 ok=0
 [ "$(fact release)" = "$(uname -r)" ] && ok=1

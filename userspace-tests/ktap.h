@@ -116,7 +116,8 @@ static inline int ktap_main(const char *suite, const struct ktap_test *tests,
 {
 	size_t i, pass = 0, fail = 0, skip = 0;
 
-	printf("KTAP version 1\n# %s on %s\n1..%zu\n", suite, ktap_kernel(), n);
+	/* The plan right after the version line: kunit.py's parser wants it there. */
+	printf("KTAP version 1\n1..%zu\n# %s on %s\n", n, suite, ktap_kernel());
 	for (i = 0; i < n; i++) {
 		int r = ktap_run_one(&tests[i]);
 
