@@ -129,6 +129,52 @@ kernel_make_args() {
 	cat "$(kernel_dir "$1")/make_args" 2>/dev/null || true
 }
 
+# private_apt NAME: an apt state of its own for matrix row NAME, in
+# $IRQAIO_CACHE/apt/NAME, with the row's suites and security suites (and
+# its target release), updated from deb.debian.org now. The machine's own
+# apt sources are not touched. Sets apt_dir (downloads go to apt_dir/debs),
+# APT_OPTS, main_suites and sec_suites.
+private_apt() {
+	local name=$1 target s
+	ensure_packages dpkg-dev debian-archive-keyring ca-certificates
+	mapfile -t main_suites < <("$MATRIX" get "$name" suites)
+	mapfile -t sec_suites < <("$MATRIX" get "$name" security)
+	target=$("$MATRIX" get "$name" target)
+	apt_dir=$IRQAIO_CACHE/apt/$name
+	mkdir -p "$apt_dir/state/lists/partial" "$apt_dir/cache/archives/partial" "$apt_dir/debs"
+	# One line per suite: apt wants "deb URI SUITE COMPONENT".
+	{
+		for s in "${main_suites[@]}"; do
+			echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian $s main"
+		done
+		for s in "${sec_suites[@]}"; do
+			echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian-security $s main"
+		done
+	} >"$apt_dir/sources.list"
+	APT_OPTS=(-o "Dir::State=$apt_dir/state" -o "Dir::State::status=/dev/null"
+		-o "Dir::Cache=$apt_dir/cache" -o "Dir::Etc::SourceList=$apt_dir/sources.list"
+		-o "Dir::Etc::SourceParts=/dev/null" -o "Dir::Etc::Preferences=/dev/null"
+		-o "Dir::Etc::PreferencesParts=/dev/null" -o Debug::NoLocking=1
+		-o APT::Architecture=amd64 -o "APT::Architectures::=amd64")
+	# Backports are pinned below the release they extend; a row about them says so.
+	[ -n "$target" ] && APT_OPTS+=(-o "APT::Default-Release=$target")
+	timed "apt update for $name (${main_suites[*]} ${sec_suites[*]})" \
+		apt-get "${APT_OPTS[@]}" -q update >"$apt_dir/update.log" 2>&1 ||
+		die "$apt_dir/update.log: cannot reach Debian's registry (deb.debian.org) for $name; check the network and retry"
+}
+
+# apt_deps PKG PATTERN: the dependencies of PKG's candidate whose names
+# match PATTERN (private_apt state).
+apt_deps() {
+	apt-cache "${APT_OPTS[@]}" depends "$1=$(apt_candidate "$1")" |
+		awk -v pat="$2" '/^ *Depends:/ && $2 ~ pat { print $2 }' || true
+}
+
+# apt_candidate PKG: the version apt would take (private_apt state).
+apt_candidate() {
+	apt-cache "${APT_OPTS[@]}" policy "$1" | awk '/Candidate:/ { print $2; exit }'
+}
+
 # Build outputs (in the checkout, ignored by git): per kernel under build/NAME.
 BUILD=$IRQAIO_TOP/build
 
@@ -196,4 +242,24 @@ make_initramfs_in() {
 	[ -f "$out/irqaio_features.h" ] && extras+=("$out/irqaio_features.h:/etc/irqaio/features.h")
 	"$IRQAIO_TOP/qemu/mkinitramfs" "$out/initramfs.cpio.gz" \
 		"$out/modules:/modules" "$BUILD/tests:/tests" "${extras[@]}" "$@"
+}
+
+# build_kcfi_control KERNEL KDIR: the kCFI negative control module
+# (tests/kcfi_cast/) in build/KERNEL/kcfi_cast, built as our modules are for
+# KERNEL (its toolchain, its make_args); prints the qemu/run arguments that
+# add it and its guest test to a test run and declare the trap it must cause.
+build_kcfi_control() {
+	local k=$1 out=$BUILD/$1/kcfi_cast kdir
+	kdir=$(kernel_build_kdir "$k" "$2")
+	mkdir -p "$out"
+	rsync -a --delete "$IRQAIO_TOP/tests/kcfi_cast/" "$out/"
+	# shellcheck disable=SC2046 # one argument a word
+	kernel_exec "$k" make -C "$kdir" M="$out" W=1 $(kernel_make_args "$k") modules \
+		>"$out/build.log" 2>&1 || {
+		tail -n 20 "$out/build.log" >&2
+		return 1
+	}
+	printf '%s\n' --add "$out/kcfi_cast.ko:/kcfi/kcfi_cast.ko" \
+		--add "$out/kcfi_cast_test.sh:/tests/kcfi_cast" \
+		--expect-cfi-trap kcfi_cast_legacy_handler
 }

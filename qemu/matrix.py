@@ -28,7 +28,11 @@ REQUIRED = {
     "source": ("builder", "source", "config"),
 }
 COMMON = ("check", "proves", "from")
-OPTIONAL = ("target", "series", "make_args", "append", "expect")
+OPTIONAL = ("target", "series", "make_args", "append", "expect", "kcfi_control")
+# A source row may name the suites its source package comes from (private
+# apt state, like a Debian row); without them the machine's apt installs it.
+SOURCE_OPTIONAL = ("suites", "security")
+LISTS = ("make_args", "append") + SOURCE_OPTIONAL
 FACTS = {
     "nmi_handler": ("regs", "noregs"),
     "legacy_io_submit": ("einval", "served"),
@@ -61,7 +65,8 @@ def validate(table):
             if key not in r:
                 problems.append(f"{where}: missing '{key}' (a {kind} row needs it)")
         for key in r:
-            if key not in COMMON + REQUIRED[kind] + OPTIONAL:
+            if key not in COMMON + REQUIRED[kind] + OPTIONAL + \
+                    (SOURCE_OPTIONAL if kind == "source" else ()):
                 problems.append(f"{where}: unknown key '{key}'")
         expect = r.get("expect", {})
         for fact, values in FACTS.items():
@@ -116,8 +121,8 @@ def _value(name, key):
     r = row(name)
     if key in r:
         return r[key]
-    if key in OPTIONAL:
-        return [] if key in ("make_args", "append") else ""
+    if key in OPTIONAL or key in SOURCE_OPTIONAL:
+        return [] if key in LISTS else ""
     raise MatrixError(f"qemu/matrix.toml: [{name}] has no '{key}'")
 
 
