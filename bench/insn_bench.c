@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * insn_bench - guest side of qemu/bench's instruction counts: runs each
+ * request between the insn_window plugin's markers (bench/insn_window.h),
+ * REPS times after WARMUP unmarked ones, pinned to one vCPU, and says on
+ * stdout what each case was:
+ *
+ *   ICASE,<suite>,<impl>,<op>,<shape>,<segments>,<segment bytes>,<reps>
+ *
+ * The n-th ICASE line is the plugin's case n; the host joins them
+ * (bench/report.py join). Every request is checked (full byte count, ioctl
+ * success): a failed one ends the program with status 1.
+ *
+ *   insn_bench chardev IMPL=/dev/PATH...   read/write (UBUF) and readv/writev
+ *                                          (IOVEC) of 1, 16, 1024 segments
+ *                                          of 64 B and 4 KiB, per device
+ *   insn_bench aio IMPL=/dev/PATH...       io_submit PREADV/PWRITEV of 1, 4,
+ *                                          16, 64 segments of 4 KiB
+ *   insn_bench irq /dev/demo_irqdevN       DEMO_IRQDEV_IOC_FIRE and _FIRE_NMI
+ *                                          of 0, 1 and 16 interrupts
+ *
+ * IMPL names the column (shim, native, legacy, ...): a new implementation
+ * is one more argument, and the report gains a column.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/aio_abi.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <unistd.h>
+#include <irqaio/demo_irqdev.h>
+#include "insn_window.h"
+
+#define REPS		15
+#define WARMUP		3
+#define MAX_SEGS	1024
+#define MAX_SEG_LEN	4096
+#define BENCH_CPU	1
+
+static unsigned char *buf;
+static struct iovec iov[MAX_SEGS];
+static aio_context_t ctx;
+
+static void fail(const char *what)
+{
+	fprintf(stderr, "insn_bench: %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+/* One request; returns the bytes moved (or, for irq, 0 on success). */
+typedef long (*request_fn)(int fd, int write, int segs, size_t seg_len);
+
+static long req_ubuf(int fd, int write, int segs, size_t seg_len)
+{
+	(void)segs;
+	return write ? pwrite(fd, buf, seg_len, 0) : pread(fd, buf, seg_len, 0);
+}
+
+static long req_iovec(int fd, int write, int segs, size_t seg_len)
+{
+	(void)seg_len;
+	return write ? pwritev(fd, iov, segs, 0) : preadv(fd, iov, segs, 0);
+}
+
+static long req_aio(int fd, int write, int segs, size_t seg_len)
+{
+	struct iocb cb = {
+		.aio_fildes = fd,
+		.aio_lio_opcode = write ? IOCB_CMD_PWRITEV : IOCB_CMD_PREADV,
+		.aio_buf = (unsigned long)iov,
+		.aio_nbytes = segs,
+	};
+	struct iocb *cbs[1] = { &cb };
+	struct io_event ev;
+
+	(void)seg_len;
+	if (syscall(SYS_io_submit, ctx, 1, cbs) != 1)
+		return -1;
+	if (syscall(SYS_io_getevents, ctx, 1, 1, &ev, NULL) != 1)
+		return -1;
+	return ev.res;
+}
+
+static void set_segments(int segs, size_t seg_len)
+{
+	int k;
+
+	for (k = 0; k < segs; k++) {
+		iov[k].iov_base = buf + (size_t)k * seg_len;
+		iov[k].iov_len = seg_len;
+	}
+}
+
+/* Announce a case, then WARMUP unmarked and REPS marked requests. */
+static void run_case(const char *suite, const char *impl, int fd, int write,
+		     const char *shape, request_fn fn, int segs, size_t seg_len)
+{
+	long want = (long)segs * (long)seg_len, got;
+	int r;
+
+	set_segments(segs, seg_len);
+	printf("ICASE,%s,%s,%s,%s,%d,%zu,%d\n", suite, impl,
+	       write ? "write" : "read", shape, segs, seg_len, REPS);
+	fflush(stdout);
+	insn_window_case();
+	for (r = 0; r < WARMUP + REPS; r++) {
+		if (r >= WARMUP)
+			insn_window_begin();
+		got = fn(fd, write, segs, seg_len);
+		if (r >= WARMUP)
+			insn_window_end();
+		if (got != want) {
+			fprintf(stderr, "insn_bench: %s %s %s %s %d x %zu: %ld, wanted %ld (%s)\n",
+				suite, impl, write ? "write" : "read", shape, segs,
+				seg_len, got, want, strerror(errno));
+			exit(1);
+		}
+	}
+}
+
+static int open_impl(const char *arg, char *name, size_t len)
+{
+	const char *eq = strchr(arg, '=');
+	int fd;
+
+	if (!eq || (size_t)(eq - arg) >= len) {
+		fprintf(stderr, "insn_bench: want IMPL=/dev/PATH, got %s\n", arg);
+		exit(2);
+	}
+	memcpy(name, arg, eq - arg);
+	name[eq - arg] = '\0';
+	fd = open(eq + 1, O_RDWR);
+	if (fd < 0)
+		fail(eq + 1);
+	return fd;
+}
+
+static void suite_chardev(int argc, char **argv)
+{
+	static const int segs[] = { 1, 16, 1024 };
+	static const size_t lens[] = { 64, 4096 };
+	char impl[32];
+	int a, w, s, l, fd;
+
+	for (a = 0; a < argc; a++) {
+		fd = open_impl(argv[a], impl, sizeof(impl));
+		for (w = 0; w < 2; w++) {
+			for (l = 0; l < 2; l++) {
+				run_case("chardev", impl, fd, w, "ubuf", req_ubuf, 1, lens[l]);
+				for (s = 0; s < 3; s++)
+					run_case("chardev", impl, fd, w, "iovec", req_iovec,
+						 segs[s], lens[l]);
+			}
+		}
+		close(fd);
+	}
+}
+
+static void suite_aio(int argc, char **argv)
+{
+	static const int segs[] = { 1, 4, 16, 64 };
+	char impl[32];
+	int a, w, s, fd;
+
+	if (syscall(SYS_io_setup, 8, &ctx))
+		fail("io_setup");
+	for (a = 0; a < argc; a++) {
+		fd = open_impl(argv[a], impl, sizeof(impl));
+		for (w = 0; w < 2; w++)
+			for (s = 0; s < 4; s++)
+				run_case("aio", impl, fd, w, "iovec", req_aio, segs[s], 4096);
+		close(fd);
+	}
+}
+
+/* seg_len carries the number of interrupts, write selects NMIs: done. */
+static long req_fire(int fd, int nmi, int segs, size_t count)
+{
+	struct demo_irqdev_fire f = { .count = count };
+
+	(void)segs;
+	if (ioctl(fd, nmi ? DEMO_IRQDEV_IOC_FIRE_NMI : DEMO_IRQDEV_IOC_FIRE, &f))
+		return -1;
+	return f.done;
+}
+
+static void suite_irq(int argc, char **argv)
+{
+	static const size_t counts[] = { 0, 1, 16 };
+	int nmi, c, fd;
+
+	if (argc != 1) {
+		fprintf(stderr, "insn_bench: irq wants one device\n");
+		exit(2);
+	}
+	fd = open(argv[0], O_RDWR);
+	if (fd < 0)
+		fail(argv[0]);
+	for (nmi = 0; nmi < 2; nmi++)
+		for (c = 0; c < 3; c++)
+			run_case("irq", "demo_irqdev", fd, nmi,
+				 nmi ? "fire_nmi" : "fire", req_fire, 1, counts[c]);
+}
+
+int main(int argc, char **argv)
+{
+	cpu_set_t cpus;
+
+	if (argc < 3) {
+		fprintf(stderr, "usage: insn_bench chardev|aio|irq ARGS...\n");
+		return 2;
+	}
+	/* One vCPU: the plugin counts per vCPU, and so do the windows. */
+	CPU_ZERO(&cpus);
+	CPU_SET(BENCH_CPU, &cpus);
+	if (sched_setaffinity(0, sizeof(cpus), &cpus))
+		fail("sched_setaffinity");
+	buf = mmap(NULL, (size_t)MAX_SEGS * MAX_SEG_LEN, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	if (buf == MAP_FAILED)
+		fail("mmap");
+	memset(buf, 0x5a, (size_t)MAX_SEGS * MAX_SEG_LEN);
+	if (mlock(buf, (size_t)MAX_SEGS * MAX_SEG_LEN))
+		fail("mlock");
+
+	if (!strcmp(argv[1], "chardev"))
+		suite_chardev(argc - 2, argv + 2);
+	else if (!strcmp(argv[1], "aio"))
+		suite_aio(argc - 2, argv + 2);
+	else if (!strcmp(argv[1], "irq"))
+		suite_irq(argc - 2, argv + 2);
+	else
+		return 2;
+	printf("ICASE-END\n");
+	return 0;
+}
