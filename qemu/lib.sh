@@ -79,7 +79,7 @@ build_modules() {
 	local src=$out/src
 	mkdir -p "$src" "$out/modules"
 	rsync -a --delete --exclude /build --exclude /.git --exclude /results "$tree/" "$src/"
-	make -C "$src" KDIR="$kdir" W=1 modules >"$out/build.log" 2>&1 || {
+	make -C "$src" KDIR="$kdir" W=1 IRQAIO_WERROR=1 modules >"$out/build.log" 2>&1 || {
 		tail -n 40 "$out/build.log" >&2
 		return 1
 	}
