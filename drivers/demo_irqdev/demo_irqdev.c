@@ -15,8 +15,10 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/atomic.h>
+#include <linux/capability.h>
 #include <linux/completion.h>
 #include <linux/delay.h>
+#include <linux/err.h>
 #include <linux/fs.h>
 #include <linux/idr.h>
 #include <linux/io.h>
@@ -29,6 +31,7 @@
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
+#include <linux/string.h>
 #include <linux/uaccess.h>
 
 #include <irq_compat.h>
@@ -76,7 +79,8 @@ struct demo_irqdev {
 	/* Serialises user operations on the device against each other and against remove(). */
 	struct mutex op_lock;
 	bool gone;			/* protected by op_lock: remove() ran */
-	atomic_t stopping;		/* remove() asks a long fire loop to stop */
+	/* Set by remove() before it completes both completions: waiters give up. */
+	atomic_t stopping;
 	bool nested_nmi;		/* written under op_lock, read by the IRQ handler */
 	struct completion soft_done;	/* a software-raised interrupt was handled */
 	struct completion fact_done;	/* the factorial interrupt was handled */
@@ -87,11 +91,15 @@ struct demo_irqdev {
 
 /*
  * NMI bookkeeping is global: one NMI handler serves every device. An NMI
- * cannot take locks, so it uses per-CPU counters and atomics only. The
- * handler claims an NMI only on a CPU where this driver raised one.
+ * cannot take locks, so it uses per-CPU variables and atomics only. The
+ * handler claims an NMI only on a CPU where this driver raised one: pending
+ * is a 0/1 flag that the raiser sets and exactly one side takes back with
+ * this_cpu_cmpxchg() (a single instruction, so an NMI cannot split it):
+ * the handler when the NMI arrives, or the raiser when it gives up waiting.
+ * A late NMI then finds 0 and is left to the kernel's unknown-NMI path,
+ * instead of a read-then-decrement that an NMI in between could make wrap.
  */
 static DEFINE_PER_CPU(unsigned int, demo_irqdev_nmi_pending);
-static DEFINE_PER_CPU(unsigned long, demo_irqdev_nmi_seen);
 static atomic64_t demo_irqdev_nmi_handled = ATOMIC64_INIT(0);
 static atomic64_t demo_irqdev_nmi_regs_null = ATOMIC64_INIT(0);
 
@@ -103,38 +111,38 @@ static NMI_COMPAT_HANDLER(demo_irqdev_nmi, type)
 {
 	struct pt_regs *regs;
 
-	if (!this_cpu_read(demo_irqdev_nmi_pending))
+	if (this_cpu_cmpxchg(demo_irqdev_nmi_pending, 1, 0) != 1)
 		return NMI_DONE;
-	this_cpu_dec(demo_irqdev_nmi_pending);
 
 	regs = irq_compat_regs();
 	if (!regs)
 		atomic64_inc(&demo_irqdev_nmi_regs_null);
 	atomic64_inc(&demo_irqdev_nmi_handled);
-	this_cpu_inc(demo_irqdev_nmi_seen);
 	return NMI_HANDLED;
 }
 
 /*
  * Raise one NMI on this CPU and wait until our handler saw it. Callable with
  * interrupts off (the IRQ handler uses it); the caller keeps preemption off.
+ * -EBUSY if one is already in flight on this CPU (an IRQ handler's nested
+ * NMI interrupting a FIRE_NMI loop): a second NMI could not be told apart.
  */
 static int demo_irqdev_self_nmi(void)
 {
-	unsigned long seen = this_cpu_read(demo_irqdev_nmi_seen);
 	unsigned int us;
 
-	this_cpu_inc(demo_irqdev_nmi_pending);
+	if (this_cpu_cmpxchg(demo_irqdev_nmi_pending, 0, 1) != 0)
+		return -EBUSY;
 	apic->send_IPI_mask(cpumask_of(smp_processor_id()), NMI_VECTOR);
 	for (us = 0; us < 100000; us++) {
-		if (this_cpu_read(demo_irqdev_nmi_seen) != seen)
+		if (!this_cpu_read(demo_irqdev_nmi_pending))
 			return 0;
 		udelay(1);
 	}
-	/* Lost: withdraw the request so a later NMI is not claimed for it. */
-	if (this_cpu_read(demo_irqdev_nmi_pending))
-		this_cpu_dec(demo_irqdev_nmi_pending);
-	return -ETIMEDOUT;
+	/* Lost: withdraw the request, unless the NMI took it meanwhile. */
+	if (this_cpu_cmpxchg(demo_irqdev_nmi_pending, 1, 0) == 1)
+		return -ETIMEDOUT;
+	return 0;
 }
 
 #define DEMO_IRQDEV_NMI_ARGS IRQAIO_NMI_HANDLER_ARGS
@@ -217,36 +225,59 @@ static IRQ_COMPAT_HANDLER(demo_irqdev_isr, irq, dev_id)
 	return IRQ_HANDLED;
 }
 
-static unsigned long demo_irqdev_timeout(u32 ms)
+/*
+ * Before raising an interrupt: re-arm @done and refuse if remove() started.
+ * remove() sets stopping, then completes @done; the full barrier pairs with
+ * its own, so either this sees stopping or that completion comes after the
+ * re-arm and ends the wait at once.
+ */
+static int demo_irqdev_arm(struct demo_irqdev *d, struct completion *done)
 {
-	return msecs_to_jiffies(ms ? ms : DEMO_IRQDEV_DEFAULT_TIMEOUT_MS);
+	reinit_completion(done);
+	/* Pairs with remove()'s: the re-arm before reading stopping. */
+	smp_mb();
+	return atomic_read(&d->stopping) ? -ENODEV : 0;
+}
+
+/*
+ * Wait for the IRQ handler (or remove()) to complete @done. remove() waits
+ * for op_lock, which the caller holds, so the wait is bounded by
+ * DEMO_IRQDEV_MAX_TIMEOUT_MS and ends early when remove() starts: an
+ * interrupt that never comes (a wedged device, a line the kernel disabled)
+ * must not leave sysfs unbind stuck behind this ioctl.
+ */
+static int demo_irqdev_wait(struct demo_irqdev *d, struct completion *done, u32 ms)
+{
+	long left = wait_for_completion_killable_timeout(done,
+			msecs_to_jiffies(ms ? ms : DEMO_IRQDEV_DEFAULT_TIMEOUT_MS));
+
+	if (atomic_read(&d->stopping))
+		return -ENODEV;
+	if (left <= 0)
+		return left ? left : -ETIMEDOUT;
+	return 0;
 }
 
 /* Raise interrupts one at a time, each acknowledged before the next. */
 static int demo_irqdev_fire(struct demo_irqdev *d, struct demo_irqdev_fire *f)
 {
-	unsigned long timeout = demo_irqdev_timeout(f->timeout_ms);
-	long left;
 	int ret = 0;
 
-	if (f->count > DEMO_IRQDEV_MAX_FIRE || (f->flags & ~DEMO_IRQDEV_FIRE_FLAGS))
+	if (f->count > DEMO_IRQDEV_MAX_FIRE || (f->flags & ~DEMO_IRQDEV_FIRE_FLAGS) ||
+	    f->timeout_ms > DEMO_IRQDEV_MAX_TIMEOUT_MS)
 		return -EINVAL;
 	if ((f->flags & DEMO_IRQDEV_FIRE_NESTED_NMI) && !DEMO_IRQDEV_HAVE_NMI)
 		return -EOPNOTSUPP;
 
 	WRITE_ONCE(d->nested_nmi, !!(f->flags & DEMO_IRQDEV_FIRE_NESTED_NMI));
 	for (f->done = 0; f->done < f->count; f->done++) {
-		if (atomic_read(&d->stopping)) {
-			ret = -ENODEV;
+		ret = demo_irqdev_arm(d, &d->soft_done);
+		if (ret)
 			break;
-		}
-		reinit_completion(&d->soft_done);
 		demo_irqdev_write(d, EDU_REG_IRQ_RAISE, EDU_IRQ_SOFT);
-		left = wait_for_completion_killable_timeout(&d->soft_done, timeout);
-		if (left <= 0) {
-			ret = left ? left : -ETIMEDOUT;
+		ret = demo_irqdev_wait(d, &d->soft_done, f->timeout_ms);
+		if (ret)
 			break;
-		}
 	}
 	WRITE_ONCE(d->nested_nmi, false);
 	/* Partial progress is reported through @done; an error only if none. */
@@ -278,22 +309,36 @@ static int demo_irqdev_fire_nmi(struct demo_irqdev_fire *f)
 
 static int demo_irqdev_factorial(struct demo_irqdev *d, struct demo_irqdev_factorial *fa)
 {
-	long left;
+	int ret;
 
+	if (fa->timeout_ms > DEMO_IRQDEV_MAX_TIMEOUT_MS)
+		return -EINVAL;
 	if (demo_irqdev_read(d, EDU_REG_STATUS) & EDU_STATUS_COMPUTING)
 		return -EBUSY;
-	reinit_completion(&d->fact_done);
+	ret = demo_irqdev_arm(d, &d->fact_done);
+	if (ret)
+		return ret;
 	demo_irqdev_write(d, EDU_REG_STATUS, EDU_STATUS_FACT_IRQ);
 	demo_irqdev_write(d, EDU_REG_FACT, fa->n);
-	left = wait_for_completion_killable_timeout(&d->fact_done,
-						    demo_irqdev_timeout(fa->timeout_ms));
-	if (left <= 0)
-		return left ? left : -ETIMEDOUT;
+	ret = demo_irqdev_wait(d, &d->fact_done, fa->timeout_ms);
+	if (ret)
+		return ret;
 	fa->result = demo_irqdev_read(d, EDU_REG_FACT);
 	return 0;
 }
 
-static void demo_irqdev_get_stats(struct demo_irqdev *d, struct demo_irqdev_stats *s)
+/*
+ * An interrupted instruction pointer tells where the kernel (KASLR) or a
+ * process (ASLR) is loaded. Only a file opened with CAP_SYSLOG gets it raw,
+ * decided by the opener's credentials (file->f_cred), not the caller's, as
+ * for /proc/kallsyms. That is what kallsyms_show_value(file->f_cred) asks
+ * with kptr_restrict=1 (since 5.8, commit 160251842cd3); it is not exported
+ * to modules (5.10 to 6.12), and neither is kptr_restrict, so the 0 and 2
+ * settings are not followed: 0 would show more, 2 less. Others get the
+ * symbol and offset only, which say nothing about the load address.
+ */
+static void demo_irqdev_get_stats(struct demo_irqdev *d, const struct file *file,
+				  struct demo_irqdev_stats *s)
 {
 	unsigned long flags;
 
@@ -303,6 +348,12 @@ static void demo_irqdev_get_stats(struct demo_irqdev *d, struct demo_irqdev_stat
 	s->nmi_handled = atomic64_read(&demo_irqdev_nmi_handled);
 	s->nmi_regs_null = atomic64_read(&demo_irqdev_nmi_regs_null);
 	snprintf(s->last_ip_sym, sizeof(s->last_ip_sym), "%pS", (void *)(unsigned long)s->last_ip);
+	if (file_ns_capable(file, &init_user_ns, CAP_SYSLOG))
+		return;
+	s->last_ip = 0;
+	/* %pS prints the bare address where it finds no symbol (user IPs too). */
+	if (!strncmp(s->last_ip_sym, "0x", 2))
+		strscpy(s->last_ip_sym, "?", sizeof(s->last_ip_sym));
 }
 
 static long demo_irqdev_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
@@ -350,7 +401,7 @@ static long demo_irqdev_ioctl(struct file *file, unsigned int cmd, unsigned long
 		ret = demo_irqdev_factorial(d, &u.fact);
 		break;
 	default:
-		demo_irqdev_get_stats(d, &u.stats);
+		demo_irqdev_get_stats(d, file, &u.stats);
 		ret = 0;
 		break;
 	}
@@ -422,6 +473,27 @@ static void demo_irqdev_free_id(void *data)
 	ida_free(&demo_irqdev_ida, d->id);
 }
 
+/* Request and map BAR 0, managed: unmapped and released after remove(). */
+static int demo_irqdev_map_bar0(struct demo_irqdev *d)
+{
+#if defined(IRQAIO_HAVE_PCIM_IOMAP_REGION_EXPORTED)
+	/*
+	 * Linux 6.11: pcim_iomap_region() maps one BAR; the PCI devres rework
+	 * that added it deprecated pcim_iomap_regions()/pcim_iomap_table().
+	 */
+	d->regs = pcim_iomap_region(d->pdev, 0, DRV_NAME);
+	return PTR_ERR_OR_ZERO(d->regs);
+#else
+	/* Before 6.11: request and map by mask, read back from the table. */
+	int ret = pcim_iomap_regions(d->pdev, BIT(0), DRV_NAME);
+
+	if (ret)
+		return ret;
+	d->regs = pcim_iomap_table(d->pdev)[0];
+	return 0;
+#endif /* IRQAIO_HAVE_PCIM_IOMAP_REGION_EXPORTED */
+}
+
 static int demo_irqdev_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 {
 	struct device *dev = &pdev->dev;
@@ -447,10 +519,9 @@ static int demo_irqdev_probe(struct pci_dev *pdev, const struct pci_device_id *i
 	ret = pcim_enable_device(pdev);
 	if (ret)
 		return ret;
-	ret = pcim_iomap_regions(pdev, BIT(0), DRV_NAME);
+	ret = demo_irqdev_map_bar0(d);
 	if (ret)
 		return ret;
-	d->regs = pcim_iomap_table(pdev)[0];
 
 	ident = demo_irqdev_read(d, EDU_REG_ID);
 	if ((ident & EDU_ID_MAGIC_MASK) != EDU_ID_MAGIC) {
@@ -506,12 +577,27 @@ static int demo_irqdev_probe(struct pci_dev *pdev, const struct pci_device_id *i
 static void demo_irqdev_remove(struct pci_dev *pdev)
 {
 	struct demo_irqdev *d = pci_get_drvdata(pdev);
+	int i;
 
-	/* Stop a running fire loop, refuse new opens, then new operations. */
+	/*
+	 * Stop a waiting or firing ioctl (see demo_irqdev_arm()), refuse new
+	 * opens, then new operations.
+	 */
 	atomic_set(&d->stopping, 1);
+	/* Pairs with demo_irqdev_arm()'s: stopping set before completing. */
+	smp_mb();
+	complete_all(&d->soft_done);
+	complete_all(&d->fact_done);
 	misc_deregister(&d->misc);
 	mutex_lock(&d->op_lock);
 	d->gone = true;
+	/*
+	 * A FACTORIAL woken above may leave the device computing: let it
+	 * finish (bounded, the device may be wedged), so that the next
+	 * binding finds it idle instead of answering EBUSY.
+	 */
+	for (i = 0; i < 100 && (demo_irqdev_read(d, EDU_REG_STATUS) & EDU_STATUS_COMPUTING); i++)
+		usleep_range(1000, 2000);
 	mutex_unlock(&d->op_lock);
 	/* devm now frees the IRQ, the mapping, the vectors, then our reference. */
 }
