@@ -120,7 +120,8 @@ static uint32_t factorial_mod32(uint32_t n)
 static int is_known_cmd(unsigned int cmd)
 {
 	return cmd == DEMO_IRQDEV_IOC_FIRE || cmd == DEMO_IRQDEV_IOC_FACTORIAL ||
-	       cmd == DEMO_IRQDEV_IOC_STATS || cmd == DEMO_IRQDEV_IOC_FIRE_NMI;
+	       cmd == DEMO_IRQDEV_IOC_STATS || cmd == DEMO_IRQDEV_IOC_FIRE_NMI ||
+	       cmd == DEMO_IRQDEV_IOC_NMI_CPU;
 }
 
 /* Ioctl types the VFS (or the tty layer) answers itself: never sent. */

@@ -720,6 +720,81 @@ static int nmi_unrelated_not_claimed(void)
 	return KTAP_PASS;
 }
 
+/* Raise an NMI on @cpu through the driver; 0 or -errno. */
+static int nmi_on_cpu(int fd, unsigned int cpu, struct demo_irqdev_nmi_cpu *nc)
+{
+	memset(nc, 0, sizeof(*nc));
+	nc->cpu = cpu;
+	return ioctl(fd, DEMO_IRQDEV_IOC_NMI_CPU, nc) ? -errno : 0;
+}
+
+static int pin_to(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+/*
+ * Where an NMI lands, as the handler sees it (irq_compat_regs(): the regs
+ * argument on stock kernels, get_irq_regs() on patched-6.1): on CPU 1
+ * spinning in user space on a one-instruction loop ("jmp ." at a page this
+ * test mapped), the NMI must report user mode at exactly that address; on
+ * CPU 1 idle, kernel mode at a kernel address.
+ */
+static int nmi_interrupted_context(void)
+{
+	static const unsigned char jmp_self[] = { 0xeb, 0xfe };
+	struct demo_irqdev_nmi_cpu nc;
+	void (*spin)(void);
+	unsigned char *page;
+	pid_t pid;
+	int fd, st, r;
+
+	fd = dev_open(0);
+	KTAP_EXPECT(fd >= 0, "open: %s", strerror(errno));
+	KTAP_EXPECT(pin_to(0) == 0, "pin to CPU 0: %s", strerror(errno));
+	page = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	KTAP_EXPECT(page != MAP_FAILED, "mmap: %s", strerror(errno));
+	memcpy(page, jmp_self, sizeof(jmp_self));
+	spin = (void (*)(void))page;
+	pid = fork();
+	if (pid == 0) {
+		if (pin_to(1))
+			_exit(1);
+		spin();
+	}
+	KTAP_EXPECT(pid > 0, "fork: %s", strerror(errno));
+	usleep(300000);
+	r = nmi_on_cpu(fd, 1, &nc);
+	kill(pid, SIGKILL);
+	waitpid(pid, &st, 0);
+	KTAP_EXPECT(r == 0, "NMI to CPU 1: %s", strerror(-r));
+	ktap_diag("NMI on CPU 1 spinning at %p: flags %#x, ip %#llx", page, nc.flags,
+		  (unsigned long long)nc.ip);
+	KTAP_EXPECT(!(nc.flags & DEMO_IRQDEV_NMI_REGS_NULL), "irq_compat_regs() NULL in the NMI");
+	KTAP_EXPECT(nc.flags & DEMO_IRQDEV_NMI_USER, "the NMI did not see user mode");
+	KTAP_EXPECT(nc.ip == (uintptr_t)page, "ip %#llx, the loop is at %p",
+		    (unsigned long long)nc.ip, page);
+
+	usleep(200000);
+	r = nmi_on_cpu(fd, 1, &nc);
+	KTAP_EXPECT(r == 0, "NMI to idle CPU 1: %s", strerror(-r));
+	ktap_diag("NMI on idle CPU 1: flags %#x, ip %#llx", nc.flags, (unsigned long long)nc.ip);
+	KTAP_EXPECT(!(nc.flags & (DEMO_IRQDEV_NMI_USER | DEMO_IRQDEV_NMI_REGS_NULL)),
+		    "flags %#x on an idle CPU", nc.flags);
+	KTAP_EXPECT(nc.ip >= 0xffff800000000000ULL, "ip %#llx is not a kernel address",
+		    (unsigned long long)nc.ip);
+	KTAP_EXPECT(nmi_on_cpu(fd, 0, &nc) == -EINVAL, "NMI to the caller's own CPU");
+	KTAP_EXPECT(nmi_on_cpu(fd, 4096, &nc) == -EINVAL, "NMI to CPU 4096");
+	munmap(page, 4096);
+	close(fd);
+	return KTAP_PASS;
+}
+
 static int bad_input(void)
 {
 	struct demo_irqdev_fire f = { .count = DEMO_IRQDEV_MAX_FIRE + 1 };
@@ -766,6 +841,7 @@ int main(void)
 		KTAP_TEST(unbind_while_waiting, 200),
 		KTAP_TEST(stats_last_ip_unprivileged, 30),
 		KTAP_TEST(nmi_unrelated_not_claimed, 30),
+		KTAP_TEST(nmi_interrupted_context, 30),
 		KTAP_TEST(bad_input, 30),
 	};
 

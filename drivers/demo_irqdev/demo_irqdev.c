@@ -22,6 +22,7 @@
 #include <linux/fs.h>
 #include <linux/idr.h>
 #include <linux/io.h>
+#include <linux/jiffies.h>
 #include <linux/kref.h>
 #include <linux/miscdevice.h>
 #include <linux/module.h>
@@ -101,20 +102,58 @@ struct demo_irqdev {
  */
 static DEFINE_PER_CPU(unsigned int, demo_irqdev_nmi_pending);
 static atomic64_t demo_irqdev_nmi_handled = ATOMIC64_INIT(0);
+
+/*
+ * An NMI raised on another CPU (DEMO_IRQDEV_IOC_NMI_CPU) and what its
+ * handler saw. Two CPUs touch it, so state moves by atomic_cmpxchg():
+ * the sender IDLE -> ARMED (and back if it gives up), the handler ARMED ->
+ * TAKEN, records, then DONE (release); the sender reads after seeing DONE
+ * (acquire) and sets IDLE.
+ */
+enum {
+	DEMO_IRQDEV_PROBE_IDLE,
+	DEMO_IRQDEV_PROBE_ARMED,
+	DEMO_IRQDEV_PROBE_TAKEN,
+	DEMO_IRQDEV_PROBE_DONE,
+};
+
+struct demo_irqdev_nmi_probe {
+	atomic_t state;
+	u32 flags;		/* DEMO_IRQDEV_NMI_* */
+	unsigned long ip;
+};
+
+static DEFINE_PER_CPU(struct demo_irqdev_nmi_probe, demo_irqdev_nmi_probe);
 static atomic64_t demo_irqdev_nmi_regs_null = ATOMIC64_INIT(0);
 
 #if defined(NMI_COMPAT_HANDLER) && defined(IRQAIO_HAVE_APIC_SELF_NMI_EXPORTED)
 #define DEMO_IRQDEV_HAVE_NMI 1
 #include <asm/apic.h>
 
+/* Not our self-NMI: one that DEMO_IRQDEV_IOC_NMI_CPU armed for this CPU? */
+static int demo_irqdev_nmi_probed(struct pt_regs *regs)
+{
+	struct demo_irqdev_nmi_probe *p = this_cpu_ptr(&demo_irqdev_nmi_probe);
+
+	if (atomic_cmpxchg(&p->state, DEMO_IRQDEV_PROBE_ARMED, DEMO_IRQDEV_PROBE_TAKEN) !=
+	    DEMO_IRQDEV_PROBE_ARMED)
+		return NMI_DONE;
+	p->flags = !regs ? DEMO_IRQDEV_NMI_REGS_NULL :
+		   user_mode(regs) ? DEMO_IRQDEV_NMI_USER : 0;
+	p->ip = regs ? instruction_pointer(regs) : 0;
+	atomic_set_release(&p->state, DEMO_IRQDEV_PROBE_DONE);
+	atomic64_inc(&demo_irqdev_nmi_handled);
+	return NMI_HANDLED;
+}
+
 static NMI_COMPAT_HANDLER(demo_irqdev_nmi, type)
 {
 	struct pt_regs *regs;
 
-	if (this_cpu_cmpxchg(demo_irqdev_nmi_pending, 1, 0) != 1)
-		return NMI_DONE;
-
 	regs = irq_compat_regs();
+	if (this_cpu_cmpxchg(demo_irqdev_nmi_pending, 1, 0) != 1)
+		return demo_irqdev_nmi_probed(regs);
+
 	if (!regs)
 		atomic64_inc(&demo_irqdev_nmi_regs_null);
 	atomic64_inc(&demo_irqdev_nmi_handled);
@@ -145,11 +184,54 @@ static int demo_irqdev_self_nmi(void)
 	return 0;
 }
 
+/* Raise one NMI on CPU @nc->cpu and report where it landed. May sleep. */
+static int demo_irqdev_nmi_cpu(struct demo_irqdev_nmi_cpu *nc)
+{
+	struct demo_irqdev_nmi_probe *p;
+	unsigned int ms;
+	int self;
+
+	if (nc->cpu >= nr_cpu_ids || !cpu_online(nc->cpu))
+		return -EINVAL;
+	p = per_cpu_ptr(&demo_irqdev_nmi_probe, nc->cpu);
+	if (atomic_cmpxchg(&p->state, DEMO_IRQDEV_PROBE_IDLE, DEMO_IRQDEV_PROBE_ARMED) !=
+	    DEMO_IRQDEV_PROBE_IDLE)
+		return -EBUSY;
+	self = get_cpu();
+	if (self != nc->cpu)
+		apic->send_IPI_mask(cpumask_of(nc->cpu), NMI_VECTOR);
+	put_cpu();
+	if (self == nc->cpu) {
+		atomic_set(&p->state, DEMO_IRQDEV_PROBE_IDLE);
+		return -EINVAL;
+	}
+	for (ms = 0; ms < 2000; ms++) {
+		if (atomic_read_acquire(&p->state) == DEMO_IRQDEV_PROBE_DONE)
+			break;
+		usleep_range(1000, 2000);
+	}
+	if (atomic_cmpxchg(&p->state, DEMO_IRQDEV_PROBE_ARMED, DEMO_IRQDEV_PROBE_IDLE) ==
+	    DEMO_IRQDEV_PROBE_ARMED)
+		return -ETIMEDOUT;
+	/* Taken: the handler is finishing its record in NMI context. */
+	while (atomic_read_acquire(&p->state) != DEMO_IRQDEV_PROBE_DONE)
+		cpu_relax();
+	nc->flags = p->flags;
+	nc->ip = p->ip;
+	atomic_set(&p->state, DEMO_IRQDEV_PROBE_IDLE);
+	return 0;
+}
+
 #define DEMO_IRQDEV_NMI_ARGS IRQAIO_NMI_HANDLER_ARGS
 #else
 #define DEMO_IRQDEV_HAVE_NMI 0
 #define DEMO_IRQDEV_NMI_ARGS 0
 static int demo_irqdev_self_nmi(void)
+{
+	return -EOPNOTSUPP;
+}
+
+static int demo_irqdev_nmi_cpu(struct demo_irqdev_nmi_cpu *nc)
 {
 	return -EOPNOTSUPP;
 }
@@ -309,12 +391,25 @@ static int demo_irqdev_fire_nmi(struct demo_irqdev_fire *f)
 
 static int demo_irqdev_factorial(struct demo_irqdev *d, struct demo_irqdev_factorial *fa)
 {
+	unsigned long end;
 	int ret;
 
 	if (fa->timeout_ms > DEMO_IRQDEV_MAX_TIMEOUT_MS)
 		return -EINVAL;
-	if (demo_irqdev_read(d, EDU_REG_STATUS) & EDU_STATUS_COMPUTING)
-		return -EBUSY;
+	/*
+	 * A computation an earlier caller stopped waiting for (an unbind that
+	 * woke it, a timeout, a fatal signal) may still run: wait for it
+	 * within this call's own timeout, then EBUSY.
+	 */
+	end = jiffies + msecs_to_jiffies(fa->timeout_ms ? fa->timeout_ms :
+					 DEMO_IRQDEV_DEFAULT_TIMEOUT_MS);
+	while (demo_irqdev_read(d, EDU_REG_STATUS) & EDU_STATUS_COMPUTING) {
+		if (atomic_read(&d->stopping))
+			return -ENODEV;
+		if (time_after(jiffies, end))
+			return -EBUSY;
+		usleep_range(100, 200);
+	}
 	ret = demo_irqdev_arm(d, &d->fact_done);
 	if (ret)
 		return ret;
@@ -337,6 +432,11 @@ static int demo_irqdev_factorial(struct demo_irqdev *d, struct demo_irqdev_facto
  * settings are not followed: 0 would show more, 2 less. Others get the
  * symbol and offset only, which say nothing about the load address.
  */
+static bool demo_irqdev_show_addr(const struct file *file)
+{
+	return file_ns_capable(file, &init_user_ns, CAP_SYSLOG);
+}
+
 static void demo_irqdev_get_stats(struct demo_irqdev *d, const struct file *file,
 				  struct demo_irqdev_stats *s)
 {
@@ -348,7 +448,7 @@ static void demo_irqdev_get_stats(struct demo_irqdev *d, const struct file *file
 	s->nmi_handled = atomic64_read(&demo_irqdev_nmi_handled);
 	s->nmi_regs_null = atomic64_read(&demo_irqdev_nmi_regs_null);
 	snprintf(s->last_ip_sym, sizeof(s->last_ip_sym), "%pS", (void *)(unsigned long)s->last_ip);
-	if (file_ns_capable(file, &init_user_ns, CAP_SYSLOG))
+	if (demo_irqdev_show_addr(file))
 		return;
 	s->last_ip = 0;
 	/* %pS prints the bare address where it finds no symbol (user IPs too). */
@@ -364,6 +464,7 @@ static long demo_irqdev_ioctl(struct file *file, unsigned int cmd, unsigned long
 		struct demo_irqdev_fire fire;
 		struct demo_irqdev_factorial fact;
 		struct demo_irqdev_stats stats;
+		struct demo_irqdev_nmi_cpu nmi_cpu;
 	} u;
 	long ret;
 
@@ -379,6 +480,10 @@ static long demo_irqdev_ioctl(struct file *file, unsigned int cmd, unsigned long
 		break;
 	case DEMO_IRQDEV_IOC_STATS:
 		memset(&u.stats, 0, sizeof(u.stats));
+		break;
+	case DEMO_IRQDEV_IOC_NMI_CPU:
+		if (copy_from_user(&u.nmi_cpu, uarg, sizeof(u.nmi_cpu)))
+			return -EFAULT;
 		break;
 	default:
 		return -ENOTTY;
@@ -400,6 +505,11 @@ static long demo_irqdev_ioctl(struct file *file, unsigned int cmd, unsigned long
 	case DEMO_IRQDEV_IOC_FACTORIAL:
 		ret = demo_irqdev_factorial(d, &u.fact);
 		break;
+	case DEMO_IRQDEV_IOC_NMI_CPU:
+		ret = demo_irqdev_nmi_cpu(&u.nmi_cpu);
+		if (!ret && !demo_irqdev_show_addr(file))
+			u.nmi_cpu.ip = 0;
+		break;
 	default:
 		demo_irqdev_get_stats(d, file, &u.stats);
 		ret = 0;
@@ -415,6 +525,8 @@ static long demo_irqdev_ioctl(struct file *file, unsigned int cmd, unsigned long
 		return copy_to_user(uarg, &u.fire, sizeof(u.fire)) ? -EFAULT : 0;
 	case DEMO_IRQDEV_IOC_FACTORIAL:
 		return copy_to_user(uarg, &u.fact, sizeof(u.fact)) ? -EFAULT : 0;
+	case DEMO_IRQDEV_IOC_NMI_CPU:
+		return copy_to_user(uarg, &u.nmi_cpu, sizeof(u.nmi_cpu)) ? -EFAULT : 0;
 	default:
 		return copy_to_user(uarg, &u.stats, sizeof(u.stats)) ? -EFAULT : 0;
 	}
@@ -577,7 +689,7 @@ static int demo_irqdev_probe(struct pci_dev *pdev, const struct pci_device_id *i
 static void demo_irqdev_remove(struct pci_dev *pdev)
 {
 	struct demo_irqdev *d = pci_get_drvdata(pdev);
-	int i;
+	unsigned long end;
 
 	/*
 	 * Stop a waiting or firing ioctl (see demo_irqdev_arm()), refuse new
@@ -592,11 +704,13 @@ static void demo_irqdev_remove(struct pci_dev *pdev)
 	mutex_lock(&d->op_lock);
 	d->gone = true;
 	/*
-	 * A FACTORIAL woken above may leave the device computing: let it
-	 * finish (bounded, the device may be wedged), so that the next
-	 * binding finds it idle instead of answering EBUSY.
+	 * A FACTORIAL woken above may leave the device computing: give it the
+	 * time a FACTORIAL waits by default (the device may be wedged), so
+	 * that the next binding finds it idle instead of answering EBUSY.
 	 */
-	for (i = 0; i < 100 && (demo_irqdev_read(d, EDU_REG_STATUS) & EDU_STATUS_COMPUTING); i++)
+	end = jiffies + msecs_to_jiffies(DEMO_IRQDEV_DEFAULT_TIMEOUT_MS);
+	while ((demo_irqdev_read(d, EDU_REG_STATUS) & EDU_STATUS_COMPUTING) &&
+	       time_before(jiffies, end))
 		usleep_range(1000, 2000);
 	mutex_unlock(&d->op_lock);
 	/* devm now frees the IRQ, the mapping, the vectors, then our reference. */

@@ -65,6 +65,22 @@ struct demo_irqdev_stats {
 	char last_ip_sym[64];
 };
 
+/*
+ * DEMO_IRQDEV_IOC_NMI_CPU: raise one NMI on another CPU and report where it
+ * interrupted that CPU, as this driver's NMI handler saw it through
+ * irq_compat_regs() (the handler's regs argument on stock x86, get_irq_regs()
+ * with core-patch/). EINVAL for an offline CPU or the caller's own, EBUSY if
+ * one is in flight to that CPU, ETIMEDOUT if it never arrived.
+ */
+struct demo_irqdev_nmi_cpu {
+	__u32 cpu;		/* in: target CPU */
+	__u32 flags;		/* out: DEMO_IRQDEV_NMI_* */
+	__u64 ip;		/* out: interrupted IP; 0 unless opened with CAP_SYSLOG */
+};
+
+#define DEMO_IRQDEV_NMI_USER		(1U << 0)	/* it interrupted user mode */
+#define DEMO_IRQDEV_NMI_REGS_NULL	(1U << 1)	/* irq_compat_regs() was NULL */
+
 #define DEMO_IRQDEV_MODE_INTX	1
 #define DEMO_IRQDEV_MODE_MSI	2
 
@@ -74,5 +90,6 @@ struct demo_irqdev_stats {
 	_IOWR(DEMO_IRQDEV_IOC_MAGIC, 2, struct demo_irqdev_factorial)
 #define DEMO_IRQDEV_IOC_STATS		_IOR(DEMO_IRQDEV_IOC_MAGIC, 3, struct demo_irqdev_stats)
 #define DEMO_IRQDEV_IOC_FIRE_NMI	_IOWR(DEMO_IRQDEV_IOC_MAGIC, 4, struct demo_irqdev_fire)
+#define DEMO_IRQDEV_IOC_NMI_CPU		_IOWR(DEMO_IRQDEV_IOC_MAGIC, 5, struct demo_irqdev_nmi_cpu)
 
 #endif /* _UAPI_IRQAIO_DEMO_IRQDEV_H */
