@@ -247,6 +247,14 @@ static inline void demo_irqdev_write(struct demo_irqdev *d, unsigned int reg, u3
 	iowrite32(val, d->regs + reg);
 }
 
+/* The device computes a factorial; all-ones: it does not answer (disabled, gone). */
+static bool demo_irqdev_computing(struct demo_irqdev *d)
+{
+	u32 status = demo_irqdev_read(d, EDU_REG_STATUS);
+
+	return status != U32_MAX && (status & EDU_STATUS_COMPUTING);
+}
+
 /* In the IRQ handler: an NMI in between must leave our registers pointer intact. */
 static void demo_irqdev_check_nested_nmi(struct demo_irqdev *d, struct pt_regs *before)
 {
@@ -403,7 +411,7 @@ static int demo_irqdev_factorial(struct demo_irqdev *d, struct demo_irqdev_facto
 	 */
 	end = jiffies + msecs_to_jiffies(fa->timeout_ms ? fa->timeout_ms :
 					 DEMO_IRQDEV_DEFAULT_TIMEOUT_MS);
-	while (demo_irqdev_read(d, EDU_REG_STATUS) & EDU_STATUS_COMPUTING) {
+	while (demo_irqdev_computing(d)) {
 		if (atomic_read(&d->stopping))
 			return -ENODEV;
 		if (time_after(jiffies, end))
@@ -709,8 +717,7 @@ static void demo_irqdev_remove(struct pci_dev *pdev)
 	 * that the next binding finds it idle instead of answering EBUSY.
 	 */
 	end = jiffies + msecs_to_jiffies(DEMO_IRQDEV_DEFAULT_TIMEOUT_MS);
-	while ((demo_irqdev_read(d, EDU_REG_STATUS) & EDU_STATUS_COMPUTING) &&
-	       time_before(jiffies, end))
+	while (demo_irqdev_computing(d) && time_before(jiffies, end))
 		usleep_range(1000, 2000);
 	mutex_unlock(&d->op_lock);
 	/* devm now frees the IRQ, the mapping, the vectors, then our reference. */
