@@ -11,20 +11,32 @@
 #   make clean
 
 KERNEL ?= deb12-6.1
-KDIR ?= $(shell $(CURDIR)/qemu/fetch-kernel $(KERNEL))/kdir
 FEATURES := compat/generated/irqaio_features.h
+
+# A matrix kernel (qemu/matrix.toml) brings its toolchain: its chroot, when
+# this machine lacks the compiler that built it (KEXEC runs the command
+# there), and its make arguments (LLVM=...). KDIR=/path is used as it is.
+ifeq ($(origin KDIR),undefined)
+KENTRY = $(shell $(CURDIR)/qemu/fetch-kernel $(KERNEL))
+KDIR = $(or $(shell cat $(KENTRY)/build_kdir 2>/dev/null),$(KENTRY)/kdir)
+KEXEC = $(CURDIR)/qemu/kernel-exec $(KERNEL)
+KMAKE_ARGS = $(shell cat $(KENTRY)/make_args 2>/dev/null)
+endif
 
 all: modules
 
 modules: features
-	$(MAKE) -C $(KDIR) M=$(CURDIR) IRQAIO_TOP=$(CURDIR) modules
+	$(KEXEC) $(MAKE) -C $(KDIR) M=$(CURDIR) IRQAIO_TOP=$(CURDIR) $(KMAKE_ARGS) modules
 
-# Re-probes only when the tree or the probes changed (conftest.sh decides).
+include $(CURDIR)/compat/toolchain.mk
+
+# Re-probes only when the tree, the toolchain or the probes changed
+# (conftest.sh decides).
 features:
-	@$(CURDIR)/compat/conftest.sh --kdir $(KDIR) --out $(FEATURES)
+	@$(KEXEC) $(CURDIR)/compat/conftest.sh --kdir $(KDIR) --out $(FEATURES) -- $(IRQAIO_TOOLCHAIN_ARGS) $(KMAKE_ARGS)
 
 clean:
-	$(MAKE) -C $(KDIR) M=$(CURDIR) IRQAIO_TOP=$(CURDIR) clean
+	$(KEXEC) $(MAKE) -C $(KDIR) M=$(CURDIR) IRQAIO_TOP=$(CURDIR) clean
 	$(RM) -r compat/generated
 
 check:
@@ -51,7 +63,7 @@ bench:
 # Maintainer tools (scripts/; see docs/using-the-shim.md)
 #   make lint                       checkpatch --strict, sparse (C=2), shellcheck
 #   make install-headers DESTDIR=D  compat/ (headers, conftest.sh, probes) + guide
-#   make convert SRC=path [MODE=compat|native]  Coccinelle conversion, prints the diff
+#   make convert SRC=dir/ [MODE=compat|native] [KDIR=tree]  Coccinelle conversion (docs/convert.md)
 #   make dkms-check [KERNELS=...]   dkms build of dkms.conf against each matrix kernel
 PREFIX ?= /usr/local
 
@@ -62,7 +74,8 @@ install-headers:
 	$(CURDIR)/scripts/install-headers --destdir "$(DESTDIR)" --prefix "$(PREFIX)"
 
 convert:
-	$(CURDIR)/scripts/convert --mode $(or $(MODE),compat) $(SRC)
+	$(CURDIR)/scripts/convert --mode $(or $(MODE),compat) \
+		$(if $(filter command line environment,$(origin KDIR)),--kdir $(KDIR)) $(SRC)
 
 dkms-check:
 	$(CURDIR)/scripts/dkms-check $(KERNELS)

@@ -19,27 +19,32 @@
  *                           iter->__iov behind iter_iov().
  *
  * A driver writes its data path once, as a handler that receives a struct
- * aio_compat_req and walks it with aio_compat_seg_walk(): a callback per
- * user segment (address, length, file position), whatever shape the request
- * came in. AIO_COMPAT_DEFINE_METHODS() generates the methods with exactly the
+ * aio_compat_req and moves bytes with aio_compat_copy_to_req() (a read) or
+ * aio_compat_copy_from_req() (a write), whatever shape the request came in:
+ * on iov_iter trees these are copy_to_iter()/copy_from_iter(), so user
+ * iovecs, ITER_UBUF, io_uring's registered buffers (ITER_BVEC), splice and
+ * sendfile (ITER_PIPE, ITER_BVEC) and kernel_read()/kernel_write()
+ * (ITER_KVEC) all work; on the older trees they walk the user segments.
+ * AIO_COMPAT_DEFINE_METHODS() generates the methods with exactly the
  * target tree's prototypes and AIO_COMPAT_FOPS() puts them in the right
  * file_operations fields, so no function pointer is ever cast between
  * prototypes. Everything is decided by compile probes (compat/probes/aio_*.c,
  * iter_*.c, run by compat/conftest.sh), never by version numbers; an unknown
  * method family stops the build.
  *
- *	static ssize_t foo_seg(struct aio_compat_req *req, void __user *ubuf,
- *			       size_t len, loff_t pos, void *priv)
- *	{
- *		... copy_to_user()/copy_from_user() at most len bytes ...
- *		return bytes_done;	(or a negative errno)
- *	}
- *
  *	static ssize_t foo_rw(struct aio_compat_req *req)
  *	{
+ *		size_t n, len;
+ *
  *		if (busy && !aio_compat_may_block(req))
  *			return -EAGAIN;
- *		return aio_compat_seg_walk(req, foo_seg, foo);
+ *		if (req->pos >= foo_size)
+ *			return 0;
+ *		len = min_t(size_t, req->count, foo_size - req->pos);
+ *		n = req->write ?
+ *			aio_compat_copy_from_req(req, foo_buf + req->pos, len) :
+ *			aio_compat_copy_to_req(req, foo_buf + req->pos, len);
+ *		return n ? n : (len ? -EFAULT : 0);
  *	}
  *	AIO_COMPAT_DEFINE_METHODS(foo, foo_rw);
  *
@@ -48,10 +53,25 @@
  *		...
  *	};
  *
- * The old-world branches are compiled and run on the host against the
- * historical API model (model/aio_model_test.c); the iov_iter branches by the
- * kernel matrix (5.10: ITER_IOVEC with ->iov; 6.1: + ITER_UBUF; 6.12:
- * + iter_iov()).
+ * Files: this header (the request, the limits, the user-segment copy and
+ * walk every family shares, aio_compat_rw_buf()) and one per method family,
+ * which it includes: aio_compat_iter.h (read_iter), aio_compat_iovec.h
+ * (iovec aio_read) and aio_compat_buf.h (buffer aio_read + readv), the last
+ * two over aio_compat_user.h. Drivers include only <aio_compat.h>.
+ *
+ * A driver that needs the user addresses themselves (to pin pages for DMA)
+ * walks the request with aio_compat_seg_walk() instead: a callback per user
+ * segment (address, length, file position). That works only for user-backed
+ * requests (BUF, IOVEC, UBUF) and refuses every kernel-backed iov_iter with
+ * -EINVAL. A handler uses one of the two on a request, never both.
+ *
+ * The old-world branches and the early iov_iter shape (3.19-4.19: type
+ * bits in iter->type, no ITER_UBUF, no IOCB_NOWAIT) are compiled and run
+ * on the host against the historical API model
+ * (model/aio_model_test.c, model/worlds/); the other iov_iter branches by
+ * the kernel matrix (5.10: ITER_IOVEC with ->iov, ITER_PIPE; 6.1:
+ * + ITER_UBUF, ITER_XARRAY; 6.12: + iter_iov(), ITER_FOLIOQ, no ITER_PIPE).
+ * model/branch-coverage checks that each branch is selected by some build.
  */
 #ifndef AIO_COMPAT_H
 #define AIO_COMPAT_H
@@ -60,10 +80,25 @@
 #include <linux/fs.h>
 #include <linux/uio.h>
 #include <linux/bug.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
 #include <irqaio_features.h>
 
 #if defined(IRQAIO_HAVE_AIO_READ_BUF) && defined(IRQAIO_HAVE_AIO_READ_IOVEC)
 #error "aio_compat: both aio_read prototypes probed as valid; probe results are inconsistent"
+#endif
+
+/*
+ * Which method family the tree gets. Linux 3.16-4.0 have both ->read_iter
+ * and the iovec ->aio_read: read_iter is preferred (kernel_read(), splice
+ * and sendfile reach it with kernel-backed iterators the copy API serves),
+ * where the iov_iter shape is one this header can tell apart: by the type
+ * accessors (4.20) or by the type field (3.19-4.19). 3.16-3.18 (no
+ * ITER_KVEC yet) use their ->aio_read.
+ */
+#if defined(IRQAIO_HAVE_AIO_READ_ITER) && \
+	(defined(IRQAIO_HAVE_ITER_TYPE_HELPERS) || defined(IRQAIO_HAVE_ITER_TYPE_FIELD))
+#define AIO_COMPAT__FAMILY_ITER 1
 #endif
 
 /* Largest byte count a read/write may return (SSIZE_MAX). */
@@ -79,15 +114,35 @@
  * @AIO_COMPAT_SHAPE_IOVEC: an array of user iovecs (2.6.19 aio_read,
  *	2.6.18 readv, ITER_IOVEC)
  * @AIO_COMPAT_SHAPE_UBUF: ITER_UBUF, one user buffer in an iov_iter (6.0+)
- * @AIO_COMPAT_SHAPE_OTHER: a kernel-backed iov_iter (kvec, bvec, pipe, ...);
- *	aio_compat_seg_walk() refuses it with -EINVAL
+ * @AIO_COMPAT_SHAPE_OTHER: an iov_iter of a type this header does not name
+ *	(none on the trees it knows; see aio_compat__iter_shape())
+ * @AIO_COMPAT_SHAPE_KVEC: ITER_KVEC, kernel buffers (kernel_read(),
+ *	kernel_write(), in-kernel users)
+ * @AIO_COMPAT_SHAPE_BVEC: ITER_BVEC, pages (io_uring registered buffers,
+ *	iter_file_splice_write(), copy_splice_read(), loop, nfsd)
+ * @AIO_COMPAT_SHAPE_PIPE: ITER_PIPE, a pipe's pages (splice and sendfile
+ *	from the file through generic_file_splice_read(), 4.9-6.4)
+ * @AIO_COMPAT_SHAPE_XARRAY: ITER_XARRAY, a page cache range (netfs, 5.14+)
+ * @AIO_COMPAT_SHAPE_FOLIOQ: ITER_FOLIOQ, a folio queue (netfs, 6.12+)
+ * @AIO_COMPAT_SHAPE_DISCARD: ITER_DISCARD, bytes to drop (4.20+)
  * @AIO_COMPAT_NR_SHAPES: number of shapes
+ *
+ * BUF, IOVEC and UBUF are user-backed: aio_compat_seg_walk() serves them
+ * and refuses the others with -EINVAL. The copy API serves all of them.
+ * The values are stable (a driver may export them as statistics): new
+ * shapes are added at the end.
  */
 enum aio_compat_shape {
 	AIO_COMPAT_SHAPE_BUF,
 	AIO_COMPAT_SHAPE_IOVEC,
 	AIO_COMPAT_SHAPE_UBUF,
 	AIO_COMPAT_SHAPE_OTHER,
+	AIO_COMPAT_SHAPE_KVEC,
+	AIO_COMPAT_SHAPE_BVEC,
+	AIO_COMPAT_SHAPE_PIPE,
+	AIO_COMPAT_SHAPE_XARRAY,
+	AIO_COMPAT_SHAPE_FOLIOQ,
+	AIO_COMPAT_SHAPE_DISCARD,
 	AIO_COMPAT_NR_SHAPES
 };
 
@@ -96,10 +151,12 @@ enum aio_compat_shape {
  * @file: the open file
  * @iocb: the kiocb (sync or async); NULL for a 2.6.18 ->readv/->writev call
  *	and for aio_compat_rw_buf()
- * @pos: file position of the first byte (ki_pos, or *ppos)
+ * @pos: file position of the first byte (ki_pos, or *ppos); the copy API
+ *	does not move it
  * @count: total bytes requested (overflow-checked, at most SSIZE_MAX)
- * @nr_segs: user segments, zero-length ones included (at most UIO_MAXIOV)
- * @write: true for a write (data flows from the segments to the driver)
+ * @nr_segs: user segments, zero-length ones included (at most UIO_MAXIOV);
+ *	0 for a kernel-backed iov_iter
+ * @write: true for a write (data flows from the request to the driver)
  * @nowait: the request must not block (IOCB_NOWAIT from RWF_NOWAIT); see
  *	also aio_compat_may_block()
  * @shape: how it arrived; for statistics and tests, never for the data path
@@ -118,7 +175,10 @@ struct aio_compat_req {
 	/* private: */
 	const struct iovec *iov;	/* BUF and array IOVEC requests */
 	struct iovec one;		/* the wrapped single buffer */
-#if defined(IRQAIO_HAVE_AIO_READ_ITER)
+	unsigned long cur_seg;		/* copy API cursor over iov[] ... */
+	size_t cur_off;			/* ... bytes done in iov[cur_seg] */
+	size_t copied;			/* ... and in the whole request */
+#if defined(AIO_COMPAT__FAMILY_ITER)
 	struct iov_iter *iter;		/* read_iter/write_iter requests */
 #endif
 };
@@ -140,7 +200,8 @@ typedef ssize_t (*aio_compat_seg_fn)(struct aio_compat_req *req,
 
 /**
  * typedef aio_compat_handler_fn - the driver's whole-request handler
- * @req: the request; call aio_compat_seg_walk() on it at most once
+ * @req: the request; move its data with aio_compat_copy_to_req() /
+ *	aio_compat_copy_from_req(), or walk it once with aio_compat_seg_walk()
  *
  * Return: bytes done, or a negative errno. The generated method moves the
  * kiocb's (or *ppos's) position by a positive return value.
@@ -280,6 +341,59 @@ static inline int aio_compat__init_iovec(struct aio_compat_req *req,
 	return aio_compat__check(req, iov, nr_segs, 0, AIO_COMPAT_SSIZE_MAX);
 }
 
+/*
+ * aio_compat__ucopy() - the copy API over req->iov (every request that is not
+ * an iov_iter): move up to @len bytes between @kbuf and the user segments at
+ * the cursor, at most what is left of req->count, and move the cursor by
+ * what was moved. Stops at the first fault. Returns the bytes moved.
+ *
+ * A write copies through a small bounce buffer with copy_from_user(), which
+ * keeps its checks (access_ok(), and barrier_nospec() where the tree has
+ * it, commit 74e19ef0ff80) but zero-fills what it could not copy: only the
+ * bytes that arrived reach @kbuf, so a faulting write changes only the
+ * bytes it reports.
+ */
+#define AIO_COMPAT__BOUNCE	128
+
+static inline size_t aio_compat__ucopy(struct aio_compat_req *req, void *kbuf,
+				       size_t len)
+{
+	char *k = kbuf;
+	size_t done = 0;
+
+	if (len > req->count - req->copied)
+		len = req->count - req->copied;
+	while (done < len && req->cur_seg < req->nr_segs) {
+		const struct iovec *v = &req->iov[req->cur_seg];
+		char __user *u = (char __user *)v->iov_base + req->cur_off;
+		size_t n = v->iov_len - req->cur_off, ok;
+
+		if (!n) {
+			req->cur_seg++;
+			req->cur_off = 0;
+			continue;
+		}
+		if (n > len - done)
+			n = len - done;
+		if (req->write) {
+			char bounce[AIO_COMPAT__BOUNCE];
+
+			if (n > sizeof(bounce))
+				n = sizeof(bounce);
+			ok = n - copy_from_user(bounce, u, n);
+			memcpy(k + done, bounce, ok);
+		} else {
+			ok = n - copy_to_user(u, k + done, n);
+		}
+		done += ok;
+		req->cur_off += ok;
+		if (ok < n)
+			break;
+	}
+	req->copied += done;
+	return done;
+}
+
 /**
  * aio_compat_rw_buf() - run a handler on one user buffer
  * @file: the open file
@@ -312,316 +426,21 @@ static inline ssize_t aio_compat_rw_buf(struct file *file, void __user *buf,
 	return ret;
 }
 
-#if defined(IRQAIO_HAVE_AIO_READ_ITER)
 /*
- * Linux 3.16+: ->read_iter/->write_iter(kiocb, iov_iter) (commit
- * 293bc9822fa9); aio, readv(2) and (since 4.1) read(2) all arrive here.
- * Preferred over aio_read where a 3.16-4.0 tree has both.
+ * The methods of the tree's family, each in its own header. Each defines
+ * aio_compat_copy_to_req(), aio_compat_copy_from_req(),
+ * aio_compat_seg_walk(), AIO_COMPAT_DEFINE_METHODS() and AIO_COMPAT_FOPS()
+ * with the same signatures.
  */
-#if !defined(IRQAIO_HAVE_ITER_IS_IOVEC)
-/* 3.16-4.0 tested iter->type & ITER_IOVEC; no probe for that yet. */
-#error "aio_compat: read_iter but no iter_is_iovec(): unknown kernel"
-#endif
-
-#if defined(IRQAIO_HAVE_ITER_IOV)
-/* Linux 6.4: the array is iter->__iov, read through iter_iov(). */
-#define aio_compat__iter_iovec(i)	iter_iov(i)
-#elif defined(IRQAIO_HAVE_ITER_IOV_FIELD)
-/* Linux 3.16-6.3: the array is the public member iter->iov. */
-#define aio_compat__iter_iovec(i)	((i)->iov)
-#else
-#error "aio_compat: iov_iter has neither iter_iov() nor an iov member: unknown kernel"
-#endif
-
-#if defined(IRQAIO_HAVE_ITER_DEST)
-/* Linux 6.1 (and Debian 5.10): ITER_DEST/ITER_SOURCE name the direction. */
-#define AIO_COMPAT__ITER_DIR(write)	((write) ? ITER_SOURCE : ITER_DEST)
-#else
-#define AIO_COMPAT__ITER_DIR(write)	((write) ? WRITE : READ)
-#endif
-
-static inline void aio_compat__init_iter(struct aio_compat_req *req,
-					 struct kiocb *iocb,
-					 struct iov_iter *iter, bool write)
-{
-	*req = (struct aio_compat_req) {
-		.file = iocb->ki_filp,
-		.iocb = iocb,
-		.pos = iocb->ki_pos,
-		.count = iov_iter_count(iter),
-		.write = write,
-		.shape = AIO_COMPAT_SHAPE_OTHER,
-		.iter = iter,
-	};
-#if defined(IRQAIO_HAVE_AIO_IOCB_NOWAIT)
-	/* Linux 4.13: RWF_NOWAIT sets IOCB_NOWAIT (commit b745fafaf70c). */
-	req->nowait = !!(iocb->ki_flags & IOCB_NOWAIT);
-#endif
-#if defined(IRQAIO_HAVE_ITER_UBUF)
-	/* Linux 6.0: one user buffer without an array (commit fcb14cb1bdac). */
-	if (iter_is_ubuf(iter)) {
-		req->shape = AIO_COMPAT_SHAPE_UBUF;
-		req->nr_segs = 1;
-		return;
-	}
-#endif
-	if (iter_is_iovec(iter)) {
-		req->shape = AIO_COMPAT_SHAPE_IOVEC;
-		req->nr_segs = iter->nr_segs;
-	}
-}
-
-/**
- * aio_compat_seg_walk() - walk a request's user segments
- * @req: the request, as the generated method passed it to the handler
- * @fn: called for each non-empty segment, in order, with the segment's user
- *	address, length and file position
- * @priv: passed to @fn
- *
- * Zero-length segments are skipped; the walk stops after @req->count bytes,
- * or at the first segment @fn did not finish. An iov_iter is advanced by
- * exactly the bytes done. A kernel-backed iov_iter (%AIO_COMPAT_SHAPE_OTHER)
- * is refused: @fn only ever sees user addresses.
- *
- * Return: the bytes done if any, else @fn's error, else 0 (nothing to do or
- * @fn did nothing); -EINVAL for a malformed request (more than UIO_MAXIOV
- * segments, a length sum above SSIZE_MAX, a position out of range).
- */
-static inline ssize_t aio_compat_seg_walk(struct aio_compat_req *req,
-					  aio_compat_seg_fn fn, void *priv)
-{
-	struct iov_iter *i = req->iter;
-	ssize_t ret;
-
-	if (!i)
-		return aio_compat__walk(req, req->iov, req->nr_segs, 0, fn, priv);
-	if (WARN_ON_ONCE(iov_iter_rw(i) != AIO_COMPAT__ITER_DIR(req->write)))
-		return -EINVAL;
-
-	switch (req->shape) {
-#if defined(IRQAIO_HAVE_ITER_UBUF)
-	case AIO_COMPAT_SHAPE_UBUF:
-		req->one.iov_base = i->ubuf;
-		req->one.iov_len = i->iov_offset + req->count;
-		ret = aio_compat__check(req, &req->one, 1, i->iov_offset,
-					req->count);
-		if (!ret)
-			ret = aio_compat__walk(req, &req->one, 1, i->iov_offset,
-					       fn, priv);
-		break;
-#endif
-	case AIO_COMPAT_SHAPE_IOVEC:
-		ret = aio_compat__check(req, aio_compat__iter_iovec(i),
-					req->nr_segs, i->iov_offset, req->count);
-		if (!ret)
-			ret = aio_compat__walk(req, aio_compat__iter_iovec(i),
-					       req->nr_segs, i->iov_offset, fn,
-					       priv);
-		break;
-	default:
-		return -EINVAL;
-	}
-	if (ret > 0)
-		iov_iter_advance(i, ret);
-	return ret;
-}
-
-static inline ssize_t aio_compat__iter_method(struct kiocb *iocb,
-					      struct iov_iter *iter, bool write,
-					      aio_compat_handler_fn handler)
-{
-	struct aio_compat_req req;
-	ssize_t ret;
-
-	aio_compat__init_iter(&req, iocb, iter, write);
-	ret = handler(&req);
-	if (ret > 0)
-		iocb->ki_pos += ret;
-	return ret;
-}
-
-/**
- * AIO_COMPAT_DEFINE_METHODS() - define the tree's aio methods for a handler
- * @prefix: name prefix of the generated static functions
- * @handler: the driver's aio_compat_handler_fn
- *
- * Defines static read and write methods with exactly the target tree's
- * prototypes (here ->read_iter/->write_iter); each builds a struct
- * aio_compat_req, calls @handler and moves the position by what was done.
- * Use AIO_COMPAT_FOPS(@prefix) to put them in a file_operations.
- */
-#define AIO_COMPAT_DEFINE_METHODS(prefix, handler)			\
-static ssize_t prefix##_aio_compat_read(struct kiocb *iocb,		\
-					struct iov_iter *to)		\
-{									\
-	return aio_compat__iter_method(iocb, to, false, handler);	\
-}									\
-static ssize_t prefix##_aio_compat_write(struct kiocb *iocb,		\
-					 struct iov_iter *from)		\
-{									\
-	return aio_compat__iter_method(iocb, from, true, handler);	\
-}
-
-/**
- * AIO_COMPAT_FOPS() - designated initializers for the generated methods
- * @prefix: as given to AIO_COMPAT_DEFINE_METHODS()
- *
- * Linux 3.16+: .read_iter/.write_iter. Linux 2.6.19-3.15: .aio_read/
- * .aio_write (readv(2) and read(2) reach them through do_sync_read and
- * friends). Linux 2.6.18: .aio_read/.aio_write plus .readv/.writev.
- */
-#define AIO_COMPAT_FOPS(prefix)						\
-	.read_iter = prefix##_aio_compat_read,				\
-	.write_iter = prefix##_aio_compat_write
-
-#else /* !IRQAIO_HAVE_AIO_READ_ITER */
-/* Before Linux 4.1, struct kiocb lives in <linux/aio.h>. */
-#include <linux/aio.h>
-
-static inline ssize_t aio_compat_seg_walk(struct aio_compat_req *req,
-					  aio_compat_seg_fn fn, void *priv)
-{
-	return aio_compat__walk(req, req->iov, req->nr_segs, 0, fn, priv);
-}
-
-/* Run @handler on a filled @req; the aio methods move ki_pos themselves. */
-static inline ssize_t aio_compat__kiocb_call(struct aio_compat_req *req,
-					     int err, struct kiocb *iocb,
-					     loff_t pos,
-					     aio_compat_handler_fn handler)
-{
-	ssize_t ret;
-
-	if (err)
-		return err;
-	ret = handler(req);
-	if (ret > 0)
-		iocb->ki_pos = pos + ret;
-	return ret;
-}
-
-#if defined(IRQAIO_HAVE_AIO_READ_IOVEC)
-/*
- * Linux 2.6.19-4.0: aio_read(kiocb, const struct iovec *, nr_segs, pos)
- * (commit 027445c37282); readv(2), read(2) and io_submit PREAD[V] all end
- * here, a single buffer wrapped in one iovec by the caller.
- */
-static inline ssize_t aio_compat__iovec_method(struct kiocb *iocb,
-					       const struct iovec *iov,
-					       unsigned long nr_segs,
-					       loff_t pos, bool write,
-					       aio_compat_handler_fn handler)
-{
-	struct aio_compat_req req;
-	int err;
-
-	err = aio_compat__init_iovec(&req, iocb->ki_filp, iocb, iov, nr_segs,
-				     pos, write);
-	return aio_compat__kiocb_call(&req, err, iocb, pos, handler);
-}
-
-#define AIO_COMPAT_DEFINE_METHODS(prefix, handler)			\
-static ssize_t prefix##_aio_compat_read(struct kiocb *iocb,		\
-					const struct iovec *iov,	\
-					unsigned long nr_segs, loff_t pos) \
-{									\
-	return aio_compat__iovec_method(iocb, iov, nr_segs, pos, false,	\
-					handler);			\
-}									\
-static ssize_t prefix##_aio_compat_write(struct kiocb *iocb,		\
-					 const struct iovec *iov,	\
-					 unsigned long nr_segs, loff_t pos) \
-{									\
-	return aio_compat__iovec_method(iocb, iov, nr_segs, pos, true,	\
-					handler);			\
-}
-
-#define AIO_COMPAT_FOPS(prefix)						\
-	.aio_read = prefix##_aio_compat_read,				\
-	.aio_write = prefix##_aio_compat_write
-
+#if defined(AIO_COMPAT__FAMILY_ITER)
+#include "aio_compat_iter.h"
+#elif defined(IRQAIO_HAVE_AIO_READ_IOVEC)
+#include "aio_compat_iovec.h"
 #elif defined(IRQAIO_HAVE_AIO_READ_BUF) && defined(IRQAIO_HAVE_AIO_READV_METHOD)
-/*
- * Linux 2.6.18 and older: aio_read(kiocb, char __user *, size_t, pos) takes
- * one buffer, which is wrapped in one iovec here as 2.6.19 began to do in
- * its callers; readv(2)/writev(2) call ->readv/->writev with the array (and
- * without them would loop over ->read, one segment per call).
- */
-static inline ssize_t aio_compat__buf_method(struct kiocb *iocb,
-					     void __user *buf, size_t len,
-					     loff_t pos, bool write,
-					     aio_compat_handler_fn handler)
-{
-	struct aio_compat_req req;
-	int err;
-
-	err = aio_compat__init_buf(&req, iocb->ki_filp, iocb, buf, len, pos,
-				   write);
-	return aio_compat__kiocb_call(&req, err, iocb, pos, handler);
-}
-
-static inline ssize_t aio_compat__readv_method(struct file *file,
-					       const struct iovec *iov,
-					       unsigned long nr_segs,
-					       loff_t *ppos, bool write,
-					       aio_compat_handler_fn handler)
-{
-	struct aio_compat_req req;
-	ssize_t ret;
-
-	ret = aio_compat__init_iovec(&req, file, NULL, iov, nr_segs, *ppos,
-				     write);
-	if (ret)
-		return ret;
-	ret = handler(&req);
-	if (ret > 0)
-		*ppos += ret;
-	return ret;
-}
-
-#define AIO_COMPAT_DEFINE_METHODS(prefix, handler)			\
-static ssize_t prefix##_aio_compat_read(struct kiocb *iocb,		\
-					char __user *buf, size_t len,	\
-					loff_t pos)			\
-{									\
-	return aio_compat__buf_method(iocb, buf, len, pos, false,	\
-				      handler);				\
-}									\
-static ssize_t prefix##_aio_compat_write(struct kiocb *iocb,		\
-					 const char __user *buf,	\
-					 size_t len, loff_t pos)	\
-{									\
-	/* A data pointer, as 2.6.19's do_sync_write() wraps it. */	\
-	return aio_compat__buf_method(iocb, (void __user *)buf, len,	\
-				      pos, true, handler);		\
-}									\
-static ssize_t prefix##_aio_compat_readv(struct file *file,		\
-					 const struct iovec *iov,	\
-					 unsigned long nr_segs,		\
-					 loff_t *ppos)			\
-{									\
-	return aio_compat__readv_method(file, iov, nr_segs, ppos,	\
-					false, handler);		\
-}									\
-static ssize_t prefix##_aio_compat_writev(struct file *file,		\
-					  const struct iovec *iov,	\
-					  unsigned long nr_segs,	\
-					  loff_t *ppos)			\
-{									\
-	return aio_compat__readv_method(file, iov, nr_segs, ppos,	\
-					true, handler);			\
-}
-
-#define AIO_COMPAT_FOPS(prefix)						\
-	.aio_read = prefix##_aio_compat_read,				\
-	.aio_write = prefix##_aio_compat_write,				\
-	.readv = prefix##_aio_compat_readv,				\
-	.writev = prefix##_aio_compat_writev
-
+#include "aio_compat_buf.h"
 #else
 /* none of: read_iter, iovec aio_read, single-buffer aio_read + readv */
 #error "aio_compat: unknown aio method family"
-#endif /* aio method family */
-#endif /* IRQAIO_HAVE_AIO_READ_ITER */
+#endif
 
 #endif /* AIO_COMPAT_H */

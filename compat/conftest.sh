@@ -5,9 +5,13 @@
 # (compat/probes/*.c) against the target tree, the way NVIDIA's conftest and
 # OpenZFS's config/kernel-*.m4 do, and write them as a header.
 #
-#   conftest.sh --kdir KDIR --out FILE    a real kernel tree: the tree's own
+#   conftest.sh --kdir KDIR --out FILE [-- VAR=VALUE...]
+#                                         a real kernel tree: the tree's own
 #                                         Kbuild compiles every probe with the
-#                                         flags it uses for modules
+#                                         flags it uses for modules, and the
+#                                         toolchain arguments given after --
+#                                         (CC=, LLVM=, KCFLAGS=: the ones the
+#                                         module build gets)
 #   conftest.sh --model 'INCDIR...' --out FILE  the historical API model
 #                                         (userspace, host gcc); see model/README.md
 #
@@ -21,11 +25,13 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 mode="" target="" out=""
+toolchain=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kdir) mode=kdir target=$2; shift 2 ;;
 	--model) mode=model target=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
+	--) shift; toolchain=("$@"); break ;;
 	*) echo "conftest.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
 done
@@ -34,12 +40,38 @@ if [ -z "$mode" ] || [ -z "$out" ]; then
 	exit 2
 fi
 
-# Skip the probes when neither the tree nor the probes changed since $out.
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# kbuild_make ARGS...: the tree's Kbuild on $work, with the toolchain
+# arguments and nothing inherited from an outer make (its W=1 would turn
+# the probes' -Werror into false negatives; its -j jobserver is not ours).
+kbuild_make() {
+	env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -C "$target" M="$work" "${toolchain[@]}" "$@"
+}
+
+# compiler_identity: the compiler and flags Kbuild would use for modules.
+# (Kbuild reads $work/Kbuild only for a target in $work: an empty object.)
+compiler_identity() {
+	{
+		# shellcheck disable=SC2016 # make syntax, for Kbuild
+		echo '$(info irqaio-cc: $(CC) $(shell $(CC) --version 2>&1 | head -n 1))'
+		echo 'obj-m := irqaio_cc_id.o'
+	} >"$work/Kbuild"
+	: >"$work/irqaio_cc_id.c"
+	kbuild_make -s irqaio_cc_id.o 2>/dev/null | sed -n 's/^irqaio-cc: //p' || true
+	rm -f "$work"/Kbuild "$work"/irqaio_cc_id.* "$work"/.irqaio_cc_id.*
+}
+
+# Skip the probes when neither the tree, its exports, the toolchain nor the
+# probes changed since $out.
 key_src=$(
 	cat "$0" "$here"/probes/*.c
-	echo "$mode $target"
+	echo "$mode $target ${toolchain[*]}"
 	if [ "$mode" = kdir ]; then
-		cat "$target/include/generated/utsrelease.h" "$target/include/generated/autoconf.h" 2>/dev/null || true
+		cat "$target/include/generated/utsrelease.h" "$target/include/generated/autoconf.h" \
+			"$target/Module.symvers" 2>/dev/null || true
+		compiler_identity
 	else
 		# shellcheck disable=SC2086 # a list of include dirs
 		find $target \( -name '*.h' -o -name Module.symvers \) -exec cat {} + 2>/dev/null || true
@@ -50,8 +82,6 @@ if [ -f "$out" ] && grep -q "inputs $key " "$out"; then
 	exit 0
 fi
 
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 cp "$here"/probes/*.c "$work/"
 probes=$(cd "$work" && find . -maxdepth 1 -name '*.c' | sed 's|^\./||; s|\.c$||' | sort)
 
@@ -65,8 +95,8 @@ compile_all() {
 		} >"$work/Kbuild"
 		# -k: a probe that fails to compile is an answer, not an error.
 		# shellcheck disable=SC2046
-		env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -k -j"$(nproc)" -C "$target" M="$work" \
-			$(for p in $probes; do echo "$p.o"; done) >"$work/build.log" 2>&1 || true
+		kbuild_make -k -j"$(nproc)" $(for p in $probes; do echo "$p.o"; done) \
+			>"$work/build.log" 2>&1 || true
 	else
 		for p in $probes; do
 			# shellcheck disable=SC2046 # $target is a list of include dirs

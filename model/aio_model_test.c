@@ -4,8 +4,11 @@
  * file_operations of each modelled world (model/worlds/) and drives a
  * demo_chardev-like data path through the model's read(2), readv(2) and
  * io_submit() (model/include/model/vfs.h): the single-buffer aio_read of
- * 2.6.18 (plus ->readv) and the iovec aio_read of 2.6.19, which no kernel
- * we can boot still has, are compiled and exercised here.
+ * 2.6.18 (plus ->readv), the iovec aio_read of 2.6.19 and the early
+ * iov_iter of 3.19-4.0 (read_iter beside aio_read, type bits, no
+ * iter_is_iovec(), no IOCB_NOWAIT), which no kernel we can boot still has,
+ * are compiled and exercised here, both through the segment walk and
+ * through the copy API (aio_compat_copy_to_req()/_from_req()).
  */
 #include <stdio.h>
 #include <string.h>
@@ -66,17 +69,63 @@ static ssize_t model_rw(struct aio_compat_req *req)
 
 AIO_COMPAT_DEFINE_METHODS(model_dev, model_rw);
 
+/*
+ * The same store through the copy API, in pieces of copy_piece bytes (an
+ * odd size, so pieces straddle segments): what demo_chardev does.
+ */
+static size_t copy_piece = 7;
+
+static ssize_t model_copy_rw(struct aio_compat_req *req)
+{
+	size_t len, done = 0;
+
+	shape_count[req->shape]++;
+	if (!req->count)
+		return 0;
+	if (req->pos >= STORE_SIZE)
+		return req->write ? -ENOSPC : 0;
+	len = req->count < (size_t)(STORE_SIZE - req->pos) ? req->count : (size_t)(STORE_SIZE - req->pos);
+	while (done < len) {
+		size_t want = len - done < copy_piece ? len - done : copy_piece, n;
+		unsigned char *p = store + req->pos + done;
+
+		n = req->write ? aio_compat_copy_from_req(req, p, want) :
+				 aio_compat_copy_to_req(req, p, want);
+		done += n;
+		if (n < want)
+			break;
+	}
+	return done ? (ssize_t)done : -EFAULT;
+}
+
+AIO_COMPAT_DEFINE_METHODS(model_cp, model_copy_rw);
+
+static const struct file_operations model_cp_fops = {
+	AIO_COMPAT_FOPS(model_cp),
+};
+
 static const struct file_operations model_fops = {
 	AIO_COMPAT_FOPS(model_dev),
 };
 
 /* The macros must yield exactly the world's prototypes: no casts anywhere. */
 #define SAME_TYPE(a, b) __builtin_types_compatible_p(__typeof__(a), __typeof__(b))
+#if defined(AIO_COMPAT__FAMILY_ITER)
+_Static_assert(SAME_TYPE(&model_dev_aio_compat_read, model_fops.read_iter),
+	       "generated read has the read_iter field's type");
+_Static_assert(SAME_TYPE(&model_dev_aio_compat_write, model_fops.write_iter),
+	       "generated write has the write_iter field's type");
+#else
 _Static_assert(SAME_TYPE(&model_dev_aio_compat_read, model_fops.aio_read),
 	       "generated aio_read has the aio_read field's type");
 _Static_assert(SAME_TYPE(&model_dev_aio_compat_write, model_fops.aio_write),
 	       "generated aio_write has the aio_write field's type");
-#if LINUX_VERSION_CODE < KERNEL_VERSION(2, 6, 19)
+#endif
+#if defined(AIO_COMPAT__FAMILY_ITER)
+_Static_assert(__builtin_types_compatible_p(__typeof__(&model_dev_aio_compat_read),
+		ssize_t (*)(struct kiocb *, struct iov_iter *)),
+	       "3.16+: read_iter, preferred over the iovec aio_read");
+#elif LINUX_VERSION_CODE < KERNEL_VERSION(2, 6, 19)
 _Static_assert(__builtin_types_compatible_p(__typeof__(&model_dev_aio_compat_read),
 		ssize_t (*)(struct kiocb *, char __user *, size_t, loff_t)),
 	       "2.6.18: single-buffer aio_read");
@@ -232,6 +281,13 @@ static int test_limits(void)
 	MODEL_EXPECT(nr_logged == 0);
 	pos = 0;
 	MODEL_EXPECT(model_dev_aio_compat_readv(&model_file, iov, UIO_MAXIOV, &pos) == UIO_MAXIOV);
+#elif defined(AIO_COMPAT__FAMILY_ITER)
+	/* the VFS checks the array before read_iter; the walk checks again */
+	(void)wrap;
+	(void)huge;
+	MODEL_EXPECT(model_io_submit_one(&model_file, IOCB_CMD_PREADV, iov, UIO_MAXIOV + 1, 0) == -EINVAL);
+	MODEL_EXPECT(nr_logged == 0);
+	MODEL_EXPECT(model_io_submit_one(&model_file, IOCB_CMD_PREADV, iov, UIO_MAXIOV, 0) == UIO_MAXIOV);
 #else
 	{
 		struct kiocb kiocb = { .ki_filp = &model_file };
@@ -364,6 +420,89 @@ static int test_walk_offset_and_limit(void)
 	return 0;
 }
 
+/*
+ * The copy API over user segments: odd pieces across segment boundaries,
+ * empty segments, and faults. A faulting write stores the bytes it
+ * reports and leaves every store byte after them as it was.
+ */
+static int test_copy_api_user(void)
+{
+	static unsigned char user[3 * 256], in[600];
+	struct iovec wv[4] = {
+		{ user, 10 }, { NULL, 0 }, { user + 256, 200 }, { user + 512, 90 },
+	};
+	struct iovec rv[2] = { { in, 123 }, { in + 123, 177 } };
+	loff_t pos = 300;
+	size_t k;
+
+	reset();
+	model_file.f_op = &model_cp_fops;
+	fill_pattern(user, sizeof(user), 7);
+	MODEL_EXPECT(model_vfs_rwv(&model_file, 1, wv, 4, &pos) == 300 && pos == 600);
+	pos = 300;
+	MODEL_EXPECT(model_vfs_rwv(&model_file, 0, rv, 2, &pos) == 300);
+	MODEL_EXPECT(!memcmp(in, user, 10) && !memcmp(in + 10, user + 256, 200) &&
+		     !memcmp(in + 210, user + 512, 90));
+	/* a read longer than the request stops at its end */
+	memset(in, 0x77, sizeof(in));
+	pos = 300;
+	MODEL_EXPECT(model_vfs_rw(&model_file, 0, (char *)in, 50, &pos) == 50 && in[50] == 0x77);
+	/* write fault 30 bytes into the third segment: 240 bytes, no more */
+	memset(store + 1000, 0xab, 400);
+	model_set_fault_range(user + 512 + 30, 100);
+	pos = 1000;
+	MODEL_EXPECT(model_vfs_rwv(&model_file, 1, wv, 4, &pos) == 240);
+	MODEL_EXPECT(!memcmp(store + 1000, user, 10) && !memcmp(store + 1010, user + 256, 200));
+	MODEL_EXPECT(!memcmp(store + 1210, user + 512, 30));
+	for (k = 1240; k < 1400; k++)
+		MODEL_EXPECT(store[k] == 0xab);
+	/* read fault: the bytes before it, the user bytes after untouched */
+	memset(user, 0x5a, sizeof(user));
+	model_set_fault_range(user + 256 + 20, 100);
+	pos = 1000;
+	MODEL_EXPECT(model_vfs_rwv(&model_file, 0, wv, 4, &pos) == 30);
+	MODEL_EXPECT(user[256 + 19] == store[1000 + 29] && user[512] == 0x5a);
+	/* first byte faults: -EFAULT, nothing moved */
+	model_set_fault_range(user, 4);
+	pos = 1000;
+	MODEL_EXPECT(model_vfs_rwv(&model_file, 1, wv, 4, &pos) == -EFAULT && pos == 1000);
+	MODEL_EXPECT(!bad_segment && !*model_warnings());
+	return 0;
+}
+
+#if defined(AIO_COMPAT__FAMILY_ITER)
+/*
+ * Kernel-backed iterators (kernel_read(), a page-backed request): the copy
+ * API serves them and names their shape; the segment walk refuses them.
+ */
+static int test_copy_api_kernel_backed(void)
+{
+	static struct page pages[2];
+	struct bio_vec bv[2] = { { &pages[0], 100, 3996 }, { &pages[1], 50, 0 } };
+	unsigned char kbuf[150];
+	loff_t pos = 2000;
+
+	reset();
+	model_file.f_op = &model_cp_fops;
+	fill_pattern(kbuf, sizeof(kbuf), 8);
+	MODEL_EXPECT(model_kernel_rw(&model_file, 1, kbuf, sizeof(kbuf), &pos) == 150 && pos == 2150);
+	MODEL_EXPECT(!memcmp(store + 2000, kbuf, 150) && shape_count[AIO_COMPAT_SHAPE_KVEC] == 1);
+	MODEL_EXPECT(model_bvec_rw(&model_file, 0, bv, 2, 150, 2000) == 150);
+	MODEL_EXPECT(!memcmp(pages[0].data + 3996, kbuf, 100) && !memcmp(pages[1].data, kbuf + 100, 50));
+	MODEL_EXPECT(shape_count[AIO_COMPAT_SHAPE_BVEC] == 1);
+	/* across the end of the store */
+	pos = STORE_SIZE - 20;
+	MODEL_EXPECT(model_kernel_rw(&model_file, 0, kbuf, sizeof(kbuf), &pos) == 20);
+	/* the walk only ever hands out user addresses */
+	model_file.f_op = &model_fops;
+	pos = 0;
+	MODEL_EXPECT(model_kernel_rw(&model_file, 0, kbuf, sizeof(kbuf), &pos) == -EINVAL);
+	MODEL_EXPECT(nr_logged == 0 && shape_count[AIO_COMPAT_SHAPE_KVEC] == 3);
+	MODEL_EXPECT(!*model_warnings());
+	return 0;
+}
+#endif
+
 static int test_features(void)
 {
 #if LINUX_VERSION_CODE < KERNEL_VERSION(2, 6, 19)
@@ -373,8 +512,15 @@ static int test_features(void)
 	MODEL_EXPECT(IS_DEFINED(IRQAIO_HAVE_AIO_READ_IOVEC));
 	MODEL_EXPECT(!IS_DEFINED(IRQAIO_HAVE_AIO_READ_BUF) && !IS_DEFINED(IRQAIO_HAVE_AIO_READV_METHOD));
 #endif
-	MODEL_EXPECT(!IS_DEFINED(IRQAIO_HAVE_AIO_READ_ITER) && !IS_DEFINED(IRQAIO_HAVE_ITER_UBUF));
-	MODEL_EXPECT(!IS_DEFINED(IRQAIO_HAVE_ITER_IOV) && !IS_DEFINED(IRQAIO_HAVE_ITER_IOV_FIELD));
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(3, 16, 0)
+	/* the early iov_iter shape, read_iter chosen over aio_read */
+	MODEL_EXPECT(IS_DEFINED(IRQAIO_HAVE_AIO_READ_ITER) && IS_DEFINED(AIO_COMPAT__FAMILY_ITER));
+	MODEL_EXPECT(IS_DEFINED(IRQAIO_HAVE_ITER_IOV_FIELD) && IS_DEFINED(IRQAIO_HAVE_ITER_TYPE_FIELD));
+	MODEL_EXPECT(!IS_DEFINED(IRQAIO_HAVE_ITER_IS_IOVEC) && !IS_DEFINED(IRQAIO_HAVE_ITER_TYPE_HELPERS));
+#else
+	MODEL_EXPECT(!IS_DEFINED(IRQAIO_HAVE_AIO_READ_ITER) && !IS_DEFINED(IRQAIO_HAVE_ITER_IOV_FIELD));
+#endif
+	MODEL_EXPECT(!IS_DEFINED(IRQAIO_HAVE_ITER_UBUF) && !IS_DEFINED(IRQAIO_HAVE_ITER_IOV));
 	MODEL_EXPECT(!IS_DEFINED(IRQAIO_HAVE_AIO_IOCB_NOWAIT));
 	return 0;
 }
@@ -390,6 +536,10 @@ int main(void)
 		{ "aio_end_of_store", test_end_of_store },
 		{ "aio_nonblock", test_nonblock },
 		{ "aio_walk_offset_and_limit", test_walk_offset_and_limit },
+		{ "aio_copy_api_user_segments", test_copy_api_user },
+#if defined(AIO_COMPAT__FAMILY_ITER)
+		{ "aio_copy_api_kernel_backed", test_copy_api_kernel_backed },
+#endif
 		{ "aio_probed_features", test_features },
 	};
 

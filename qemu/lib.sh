@@ -8,9 +8,6 @@ IRQAIO_CACHE=${IRQAIO_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/irqaio-compat}
 IRQAIO_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export IRQAIO_CACHE IRQAIO_TOP
 
-# Matrix entries in the order make check runs them.
-export IRQAIO_KERNELS_ALL="deb11-5.10 deb12-6.1 deb12-6.12 patched-6.1"
-export IRQAIO_KERNEL_DEFAULT=deb12-6.1
 
 log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
@@ -60,32 +57,165 @@ ensure_host_packages() {
 	ensure_packages $HOST_PACKAGES
 }
 
+# The matrix (qemu/matrix.toml, read by qemu/matrix.py): the kernels make
+# check runs, in order. Read once: a script sourced again inside a kernel's
+# chroot, which has no python3, inherits it. On a new machine python3 may be
+# missing before anything else runs (found by qemu/fresh-machine).
+MATRIX=$IRQAIO_TOP/qemu/matrix.py
+if [ -z "${IRQAIO_KERNELS_ALL:-}" ]; then
+	command -v python3 >/dev/null || ensure_packages python3
+	IRQAIO_KERNELS_ALL=$("$MATRIX" names) || exit 2
+fi
+export IRQAIO_KERNELS_ALL MATRIX
+export IRQAIO_KERNEL_DEFAULT=deb12-6.1
+
 kernel_dir() { echo "$IRQAIO_CACHE/kernels/$1"; }
+
+# chroot_exec ROOT CMD...: run CMD in the Debian system at ROOT (a
+# qemu/mkchroot chroot) in a private mount namespace, so nothing stays
+# mounted afterwards: /proc (objtool reads the stack limit there), /dev,
+# /sys, /tmp, and the checkout, the cache and the current directory at their own
+# paths, so that every path means the same inside and outside.
+chroot_exec() {
+	local root=$1
+	shift
+	# shellcheck disable=SC2016 # expanded by the inner shell
+	unshare --mount --propagation private -- /bin/bash -euc '
+		root=$1 cwd=$2
+		shift 2
+		mount -t proc proc "$root/proc"
+		mount --rbind /dev "$root/dev"
+		mount --rbind /sys "$root/sys"
+		# IRQAIO_CHROOT_BARE: a system that must see nothing of this one
+		# (qemu/fresh-machine) gets only the pseudo file systems.
+		if [ -n "${IRQAIO_CHROOT_BARE:-}" ]; then
+			exec chroot "$root" "$@"
+		fi
+		mount --bind /tmp "$root/tmp"
+		for d in "$IRQAIO_TOP" "$IRQAIO_CACHE" "$cwd"; do
+			case $d/ in "$root"/*) continue ;; esac
+			[ -d "$d" ] || continue
+			mkdir -p "$root$d"
+			mount --bind "$d" "$root$d"
+		done
+		exec chroot "$root" /usr/bin/env \
+			PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
+			/bin/sh -c "cd \"\$0\" && exec \"\$@\"" "$cwd" "$@"
+	' chroot_exec "$root" "$PWD" "$@"
+}
+
+# kernel_exec KERNEL CMD...: run CMD with the toolchain that builds modules
+# for KERNEL: the chroot its entry names in "chroot", else this machine.
+kernel_exec() {
+	local root
+	root=$(cat "$(kernel_dir "$1")/chroot" 2>/dev/null || true)
+	shift
+	if [ -n "$root" ]; then
+		chroot_exec "$root" "$@"
+	else
+		"$@"
+	fi
+}
+
+# kernel_build_kdir KERNEL KDIR: the tree path make -C needs for KERNEL.
+# In a chroot that is the path inside it (/usr/src/...): Kbuild rewrites an
+# output directory's Makefile when reached by another path.
+kernel_build_kdir() {
+	cat "$(kernel_dir "$1")/build_kdir" 2>/dev/null || echo "$2"
+}
+
+# kernel_make_args KERNEL: the toolchain arguments its modules need (LLVM=...).
+kernel_make_args() {
+	cat "$(kernel_dir "$1")/make_args" 2>/dev/null || true
+}
+
+# private_apt NAME: an apt state of its own for matrix row NAME, in
+# $IRQAIO_CACHE/apt/NAME, with the row's suites and security suites (and
+# its target release), updated from deb.debian.org now. The machine's own
+# apt sources are not touched. Sets apt_dir (downloads go to apt_dir/debs),
+# APT_OPTS, main_suites and sec_suites.
+private_apt() {
+	local name=$1 target s
+	ensure_packages dpkg-dev debian-archive-keyring ca-certificates
+	mapfile -t main_suites < <("$MATRIX" get "$name" suites)
+	mapfile -t sec_suites < <("$MATRIX" get "$name" security)
+	target=$("$MATRIX" get "$name" target)
+	apt_dir=$IRQAIO_CACHE/apt/$name
+	mkdir -p "$apt_dir/state/lists/partial" "$apt_dir/cache/archives/partial" "$apt_dir/debs"
+	# One line per suite: apt wants "deb URI SUITE COMPONENT".
+	{
+		for s in "${main_suites[@]}"; do
+			echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian $s main"
+		done
+		for s in "${sec_suites[@]}"; do
+			echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian-security $s main"
+		done
+	} >"$apt_dir/sources.list"
+	APT_OPTS=(-o "Dir::State=$apt_dir/state" -o "Dir::State::status=/dev/null"
+		-o "Dir::Cache=$apt_dir/cache" -o "Dir::Etc::SourceList=$apt_dir/sources.list"
+		-o "Dir::Etc::SourceParts=/dev/null" -o "Dir::Etc::Preferences=/dev/null"
+		-o "Dir::Etc::PreferencesParts=/dev/null" -o Debug::NoLocking=1
+		-o APT::Architecture=amd64 -o "APT::Architectures::=amd64")
+	# Backports are pinned below the release they extend; a row about them says so.
+	[ -n "$target" ] && APT_OPTS+=(-o "APT::Default-Release=$target")
+	timed "apt update for $name (${main_suites[*]} ${sec_suites[*]})" \
+		apt-get "${APT_OPTS[@]}" -q update >"$apt_dir/update.log" 2>&1 ||
+		die "$apt_dir/update.log: cannot reach Debian's registry (deb.debian.org) for $name; check the network and retry"
+}
+
+# apt_deps PKG PATTERN: the dependencies of PKG's candidate whose names
+# match PATTERN (private_apt state).
+apt_deps() {
+	apt-cache "${APT_OPTS[@]}" depends "$1=$(apt_candidate "$1")" |
+		awk -v pat="$2" '/^ *Depends:/ && $2 ~ pat { print $2 }' || true
+}
+
+# apt_candidate PKG: the version apt would take (private_apt state).
+apt_candidate() {
+	apt-cache "${APT_OPTS[@]}" policy "$1" | awk '/Candidate:/ { print $2; exit }'
+}
 
 # Build outputs (in the checkout, ignored by git): per kernel under build/NAME.
 BUILD=$IRQAIO_TOP/build
 
 build_userspace_tests() {
+	# static libaio.a and liburing.a are linked into the guest tests
+	ensure_packages libaio-dev liburing-dev
 	make -s -C "$IRQAIO_TOP/userspace-tests" OUT="$BUILD/tests"
 }
 
 # build_modules KERNEL KDIR [TREE [OUT]]: out-of-tree build (W=1, our
 # warnings are errors) in a private copy of TREE (default: the checkout) at
 # OUT/src (default OUT: build/KERNEL), so kernels never share objects or
-# probe results. Leaves the .ko files in OUT/modules, the log in
-# OUT/build.log.
+# probe results. Leaves the .ko files in OUT/modules, the test-only
+# modules of userspace-tests/kmod in OUT/testmods (the tests load them),
+# the log in OUT/build.log.
 build_modules() {
-	local k=$1 kdir=$2 tree=${3:-$IRQAIO_TOP} out=${4:-$BUILD/$1}
+	local k=$1 kdir tree=${3:-$IRQAIO_TOP} out=${4:-$BUILD/$1}
 	local src=$out/src
+	kdir=$(kernel_build_kdir "$k" "$2")
 	mkdir -p "$src" "$out/modules"
 	rsync -a --delete --exclude /build --exclude /.git --exclude /results "$tree/" "$src/"
-	make -C "$src" KDIR="$kdir" W=1 IRQAIO_WERROR=1 modules >"$out/build.log" 2>&1 || {
+	# shellcheck disable=SC2046 # one argument a word
+	kernel_exec "$k" make -C "$src" KDIR="$kdir" W=1 IRQAIO_WERROR=1 $(kernel_make_args "$k") modules \
+		>"$out/build.log" 2>&1 || {
 		tail -n 40 "$out/build.log" >&2
 		return 1
 	}
 	rm -f "$out/modules/"*.ko
 	find "$src/drivers" -name '*.ko' -exec cp {} "$out/modules/" \;
 	cp "$src/compat/generated/irqaio_features.h" "$out/irqaio_features.h"
+	mkdir -p "$out/testmods"
+	rm -f "$out/testmods/"*.ko
+	if [ -d "$src/userspace-tests/kmod" ]; then
+		# shellcheck disable=SC2046 # one argument a word
+		kernel_exec "$k" make -C "$kdir" M="$src/userspace-tests/kmod" W=1 $(kernel_make_args "$k") \
+			modules >>"$out/build.log" 2>&1 || {
+			tail -n 40 "$out/build.log" >&2
+			return 1
+		}
+		cp "$src/userspace-tests/kmod/"*.ko "$out/testmods/"
+	fi
 }
 
 # make_initramfs KERNEL [EXTRA...]: busybox, init, the modules and the tests,
@@ -97,11 +227,39 @@ make_initramfs() {
 }
 
 # make_initramfs_in OUT [EXTRA...]: the same from OUT/modules, written to
-# OUT/initramfs.cpio.gz.
+# OUT/initramfs.cpio.gz; OUT/testmods and the probe results the modules
+# were built with (/etc/irqaio/features.h, which tests read to know what
+# the tree has) go along when build_modules left them.
 make_initramfs_in() {
-	local out=$1 extras
+	local out=$1 specs extras
 	shift
-	mapfile -t extras < <("$IRQAIO_TOP/qemu/guest-extras")
+	# Not "mapfile < <(...)": that would drop guest-extras' failure.
+	specs=$("$IRQAIO_TOP/qemu/guest-extras") || die "qemu/guest-extras failed (fio for the guest)"
+	mapfile -t extras <<<"$specs"
+	[ -d "$out/testmods" ] && extras+=("$out/testmods:/testmods")
+	# The probe results the modules were built with: kernel_facts checks
+	# the matrix's facts against them.
+	[ -f "$out/irqaio_features.h" ] && extras+=("$out/irqaio_features.h:/etc/irqaio/features.h")
 	"$IRQAIO_TOP/qemu/mkinitramfs" "$out/initramfs.cpio.gz" \
 		"$out/modules:/modules" "$BUILD/tests:/tests" "${extras[@]}" "$@"
+}
+
+# build_kcfi_control KERNEL KDIR: the kCFI negative control module
+# (tests/kcfi_cast/) in build/KERNEL/kcfi_cast, built as our modules are for
+# KERNEL (its toolchain, its make_args); prints the qemu/run arguments that
+# add it and its guest test to a test run and declare the trap it must cause.
+build_kcfi_control() {
+	local k=$1 out=$BUILD/$1/kcfi_cast kdir
+	kdir=$(kernel_build_kdir "$k" "$2")
+	mkdir -p "$out"
+	rsync -a --delete "$IRQAIO_TOP/tests/kcfi_cast/" "$out/"
+	# shellcheck disable=SC2046 # one argument a word
+	kernel_exec "$k" make -C "$kdir" M="$out" W=1 $(kernel_make_args "$k") modules \
+		>"$out/build.log" 2>&1 || {
+		tail -n 20 "$out/build.log" >&2
+		return 1
+	}
+	printf '%s\n' --add "$out/kcfi_cast.ko:/kcfi/kcfi_cast.ko" \
+		--add "$out/kcfi_cast_test.sh:/tests/kcfi_cast" \
+		--expect-cfi-trap kcfi_cast_legacy_handler
 }

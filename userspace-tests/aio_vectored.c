@@ -812,11 +812,12 @@ PATH_TEST(aio_paths_per_kernel)
 		{ "io_submit PREADV 1 segment",	{ I, I, U } },
 		{ "io_submit PWRITEV 2 segs",	{ I, I, I } },
 	};
-	static const char *const names[] = { "BUF", "IOVEC", "UBUF", "OTHER" };
+	static const char *const names[] = DEMO_CHARDEV_PATH_NAMES;
 	const char *k = ktap_kernel();
-	int col = !strcmp(k, "deb11-5.10") ? 0 :
-		  (!strcmp(k, "deb12-6.1") || !strcmp(k, "patched-6.1")) ? 1 :
-		  !strcmp(k, "deb12-6.12") ? 2 : -1;
+	/* Columns: the matrix's "ubuf" fact (qemu/matrix.toml). */
+	int col = ktap_fact_is("ubuf", "none") ? 0 :
+		  ktap_fact_is("ubuf", "rw") ? 1 :
+		  ktap_fact_is("ubuf", "single") ? 2 : -1;
 	io_context_t ctx = 0;
 	int fd, failed = 0;
 	size_t c;
@@ -849,8 +850,8 @@ PATH_TEST(aio_paths_per_kernel)
 	if (failed)
 		return KTAP_FAIL;
 	if (col < 0) {
-		ktap_diag("SKIP kernel %s is not in the matrix: paths reported, not asserted", k);
-		return KTAP_SKIP;
+		ktap_diag("kernel %s: the matrix states no ubuf fact", k);
+		return KTAP_FAIL;
 	}
 	return KTAP_PASS;
 }

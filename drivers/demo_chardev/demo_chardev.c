@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * demo_chardev - a misc character device over a RAM store, with one data
- * path for read(2)/write(2), readv(2)/writev(2) and io_submit() with iovecs,
- * whatever shape the kernel hands the request in (compat/aio_compat.h).
+ * path for read(2)/write(2), readv(2)/writev(2), io_submit() and io_uring
+ * (registered buffers included), splice, sendfile and kernel_read()/
+ * kernel_write(), whatever shape the kernel hands the request in: the data
+ * moves with compat/aio_compat.h's copy API (copy_to_iter()/copy_from_iter()
+ * where the tree has iov_iter), never with the request's internals.
  *
  * Semantics:
  * - The store is size_kb KiB of zeroed memory. A request at position pos
@@ -18,9 +21,14 @@
  *   lock) or when a conflicting request holds dev->lock. A request that may
  *   not block (O_NONBLOCK file, RWF_NOWAIT/IOCB_NOWAIT request) returns
  *   -EAGAIN there, having moved nothing. A signal during that sleep returns
- *   -ERESTARTSYS; a signal between segments ends the request with the bytes
- *   already done (partial progress), like drivers/char/mem.c.
- * - Faults: the bytes done before the first fault, else -EFAULT.
+ *   -ERESTARTSYS; a signal between two chunks of DEMO_CHARDEV_CHUNK bytes
+ *   ends the request with the bytes already done (partial progress), like
+ *   drivers/char/mem.c.
+ * - Faults (and a full pipe): the bytes done before the first fault, else
+ *   -EFAULT. A faulting write changes only the bytes it reports.
+ * - splice(2)/sendfile(2) from the device through the tree's read_iter
+ *   splice helper, to it through iter_file_splice_write(); both as reads
+ *   and writes at the file position.
  *
  * Built twice from this file: demo_chardev.ko (aio methods through the
  * helper) and, with DEMO_CHARDEV_LEGACY, demo_chardev_legacy.ko (only
@@ -37,6 +45,7 @@
 #include <linux/rwsem.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
+#include <linux/splice.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
 #include <aio_compat.h>
@@ -52,6 +61,8 @@
 
 #define DEMO_CHARDEV_MAX_SIZE_KB	(64 * 1024)
 #define DEMO_CHARDEV_MAX_THROTTLE_MS	10000
+/* Bytes per copy call; a pending signal is looked at between two. */
+#define DEMO_CHARDEV_CHUNK		PAGE_SIZE
 
 static unsigned int size_kb = 256;
 module_param(size_kb, uint, 0444);
@@ -62,6 +73,12 @@ static_assert((int)AIO_COMPAT_SHAPE_BUF == DEMO_CHARDEV_PATH_BUF);
 static_assert((int)AIO_COMPAT_SHAPE_IOVEC == DEMO_CHARDEV_PATH_IOVEC);
 static_assert((int)AIO_COMPAT_SHAPE_UBUF == DEMO_CHARDEV_PATH_UBUF);
 static_assert((int)AIO_COMPAT_SHAPE_OTHER == DEMO_CHARDEV_PATH_OTHER);
+static_assert((int)AIO_COMPAT_SHAPE_KVEC == DEMO_CHARDEV_PATH_KVEC);
+static_assert((int)AIO_COMPAT_SHAPE_BVEC == DEMO_CHARDEV_PATH_BVEC);
+static_assert((int)AIO_COMPAT_SHAPE_PIPE == DEMO_CHARDEV_PATH_PIPE);
+static_assert((int)AIO_COMPAT_SHAPE_XARRAY == DEMO_CHARDEV_PATH_XARRAY);
+static_assert((int)AIO_COMPAT_SHAPE_FOLIOQ == DEMO_CHARDEV_PATH_FOLIOQ);
+static_assert((int)AIO_COMPAT_SHAPE_DISCARD == DEMO_CHARDEV_PATH_DISCARD);
 static_assert((int)AIO_COMPAT_NR_SHAPES == DEMO_CHARDEV_NR_PATHS);
 
 struct demo_chardev {
@@ -70,7 +87,7 @@ struct demo_chardev {
 	 * lock protects the contents of data[]: held shared by a read and
 	 * exclusive by a write for the whole request, so requests are atomic
 	 * against each other. Never taken in the fault path (no mmap), so
-	 * copy_{to,from}_user() under it cannot invert with mmap_lock.
+	 * the user copies under it cannot invert with mmap_lock.
 	 */
 	struct rw_semaphore lock;
 	u8 *data;
@@ -90,38 +107,41 @@ struct demo_chardev_file {
 
 static struct demo_chardev demo_chardev_dev;
 
-/* One user segment: the only place data moves. */
-static ssize_t demo_chardev_seg(struct aio_compat_req *req, void __user *ubuf,
-				size_t len, loff_t pos, void *priv)
+/*
+ * Move the request's bytes: the only place data moves. Called with
+ * dev->lock held; the copy API serves every shape of request.
+ */
+static ssize_t demo_chardev_copy(struct demo_chardev *dev,
+				 struct aio_compat_req *req)
 {
-	struct demo_chardev *dev = priv;
-	unsigned long left;
-	size_t n;
+	size_t len, done = 0;
 
-	if (pos >= dev->size)
+	if (!req->count)
+		return 0;
+	if (req->pos >= dev->size)
 		return req->write ? -ENOSPC : 0;
-	/* Between segments: give up with what is done, as mem.c does. */
-	if (pos != req->pos && signal_pending(current)) {
-		atomic64_inc(&dev->interrupted);
-		return -ERESTARTSYS;
+	len = min_t(size_t, req->count, dev->size - req->pos);
+	while (done < len) {
+		size_t want = min_t(size_t, len - done, DEMO_CHARDEV_CHUNK);
+		u8 *p = dev->data + req->pos + done;
+		size_t n;
+
+		/* Between chunks: give up with what is done, as mem.c does. */
+		if (done && signal_pending(current)) {
+			atomic64_inc(&dev->interrupted);
+			break;
+		}
+		atomic64_inc(&dev->segments);
+		if (req->write)
+			n = aio_compat_copy_from_req(req, p, want);
+		else
+			n = aio_compat_copy_to_req(req, p, want);
+		done += n;
+		if (n < want)
+			break;
+		cond_resched();
 	}
-	atomic64_inc(&dev->segments);
-	n = min_t(size_t, len, dev->size - pos);
-	if (req->write) {
-		/*
-		 * copy_from_user() zero-fills what it could not copy, which
-		 * would wipe stored bytes past a fault: copy without that, so
-		 * a faulting write changes only the bytes it reports written.
-		 */
-		if (!access_ok(ubuf, n))
-			return -EFAULT;
-		left = __copy_from_user(dev->data + pos, ubuf, n);
-	} else {
-		left = copy_to_user(ubuf, dev->data + pos, n);
-	}
-	if (left == n)
-		return -EFAULT;
-	return n - left;
+	return done ? done : -EFAULT;
 }
 
 /*
@@ -143,7 +163,7 @@ static int demo_chardev_lock(struct demo_chardev *dev,
 	return down_read_killable(&dev->lock) ? -EINTR : 0;
 }
 
-/* One request, any shape: throttle, lock, walk the segments. */
+/* One request, any shape: throttle, lock, copy. */
 static ssize_t demo_chardev_rw(struct aio_compat_req *req)
 {
 	struct demo_chardev_file *df = req->file->private_data;
@@ -167,13 +187,13 @@ static ssize_t demo_chardev_rw(struct aio_compat_req *req)
 		ret = demo_chardev_lock(dev, req, true);
 		if (ret)
 			return ret;
-		ret = aio_compat_seg_walk(req, demo_chardev_seg, dev);
+		ret = demo_chardev_copy(dev, req);
 		up_write(&dev->lock);
 	} else {
 		ret = demo_chardev_lock(dev, req, false);
 		if (ret)
 			return ret;
-		ret = aio_compat_seg_walk(req, demo_chardev_seg, dev);
+		ret = demo_chardev_copy(dev, req);
 		up_read(&dev->lock);
 	}
 	return ret;
@@ -268,6 +288,16 @@ static const struct file_operations demo_chardev_fops = {
 	.write = demo_chardev_write,
 #else
 	AIO_COMPAT_FOPS(demo_chardev),
+#if defined(IRQAIO_HAVE_SPLICE_COPY_READ)
+	/* Linux 6.5: pages read through ->read_iter as ITER_BVEC. */
+	.splice_read = copy_splice_read,
+#elif defined(IRQAIO_HAVE_SPLICE_GENERIC_READ)
+	/* Up to 6.4: ->read_iter into the pipe as ITER_PIPE (4.9+). */
+	.splice_read = generic_file_splice_read,
+#endif
+#if defined(IRQAIO_HAVE_SPLICE_ITER_WRITE)
+	.splice_write = iter_file_splice_write,
+#endif
 #endif
 	.unlocked_ioctl = demo_chardev_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,
@@ -316,5 +346,5 @@ static void __exit demo_chardev_exit(void)
 module_init(demo_chardev_init);
 module_exit(demo_chardev_exit);
 
-MODULE_DESCRIPTION("Demo misc device: one data path for read, readv and io_submit with iovecs");
+MODULE_DESCRIPTION("Demo misc device: one data path for read, readv, aio, io_uring, splice and kernel_read");
 MODULE_LICENSE("GPL");

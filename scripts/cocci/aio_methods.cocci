@@ -27,11 +27,18 @@
 ///     vectored requests on every kernel) unless something else still uses
 ///     them. Coccinelle reads only the first branch of an #if inside an
 ///     initializer: the aio entries must be there.
-/// PREFIX is the file_operations name without "_fops". Methods that complete
-/// asynchronously (-EIOCBQUEUED, aio_complete(), kick_iocb()) are reported
-/// and left alone. As with irq_handler.cocci, the macros are written as
-/// marked C that scripts/convert folds (Coccinelle cannot emit a macro in
-/// an initializer or at file scope).
+/// PREFIX is the file_operations name without "_fops". Where the
+/// file_operations come before the methods, the request handler's prototype
+/// and AIO_COMPAT_DEFINE_METHODS() go right before them instead, and the
+/// methods' forward declarations (named parameters or not) follow the new
+/// prototype. A buffer parameter already named ubuf gives the segment
+/// function's parameter the name useg. file_operations that scripts/convert's
+/// plan refused (methods that complete asynchronously, also through a helper;
+/// page-cache methods; a method defined elsewhere) are left alone: the plan
+/// reports them, from analyze.cocci's facts, with the lines of the user's
+/// files. As with irq_handler.cocci, the macros are written as marked C that
+/// scripts/convert folds (Coccinelle cannot emit a macro in an initializer or
+/// at file scope).
 //
 // Confidence: Moderate: a method that returned more than it copied, or that
 // relied on being called once per request, needs a look.
@@ -40,10 +47,16 @@
 virtual compat
 virtual native
 
+@initialize:python@
+@@
+import json, os
+SKIP = set(json.load(open(os.environ["IRQAIO_CONVERT_DB"]))["skip_fops"])
+
 @fops depends on compat || native@
 identifier fo, ar, aw;
+position p;
 @@
-  struct file_operations fo = {
+  struct file_operations fo@p = {
   ...,
   .aio_read = ar,
   ...,
@@ -51,27 +64,11 @@ identifier fo, ar, aw;
   ...
   };
 
-// Where .readv/.writev are, for the warning when they go (read before any
-// rule changes the file, so the lines are the file's).
-@rvp depends on fops@
-identifier fops.fo, rd;
-position p;
+// Not those the plan refused (this drops their matches for every rule).
+@script:python depends on fops@
+fo << fops.fo;
 @@
-  struct file_operations fo = {
-  ...,
-  .readv = rd@p,
-  ...
-  };
-
-@wvp depends on fops@
-identifier fops.fo, wr;
-position p;
-@@
-  struct file_operations fo = {
-  ...,
-  .writev = wr@p,
-  ...
-  };
+cocci.include_match(fo not in SKIP)
 
 // Which method is defined later (read here, before any rule changes the
 // file, so that the positions are lines of the file): the request handler
@@ -100,34 +97,37 @@ fn;
 later = aw if (int(pw[0].line), int(pw[0].column)) > (int(pr[0].line), int(pr[0].column)) else ar
 coccinelle.fn = cocci.make_ident(later)
 
-@async depends on fops@
-identifier fn = {fops.ar, fops.aw};
+// The segment function's user-pointer parameter: ubuf, or useg where the
+// old buffer is already called ubuf.
+@rhdr depends on fops@
+attribute name __user;
+identifier fops.ar;
 identifier kio, buf, count, pos;
-type T;
-position p;
 @@
-  ssize_t fn@p(struct kiocb *kio, T buf, size_t count, loff_t pos)
-  {
-  <+...
-(
-  -EIOCBQUEUED
-|
-  aio_complete(...)
-|
-  kick_iocb(...)
-)
-  ...+>
-  }
+  ssize_t ar(struct kiocb *kio, char __user *buf, size_t count, loff_t pos) { ... }
 
-@script:python depends on async@
-fn << async.fn;
-p << async.p;
+@script:python rname depends on rhdr@
+buf << rhdr.buf;
+ub;
 @@
-print("%s:%s: %s() completes asynchronously; not converted" % (p[0].file, p[0].line, fn))
+coccinelle.ub = cocci.make_ident("useg" if buf == "ubuf" else "ubuf")
+
+@whdr depends on fops@
+attribute name __user;
+identifier fops.aw;
+identifier kio, buf, count, pos;
+@@
+  ssize_t aw(struct kiocb *kio, const char __user *buf, size_t count, loff_t pos) { ... }
+
+@script:python wname depends on whdr@
+buf << whdr.buf;
+ub;
+@@
+coccinelle.ub = cocci.make_ident("useg" if buf == "ubuf" else "ubuf")
 
 // "if (ret > 0) iocb->ki_pos = pos + ret;" goes whole, as the plain
 // assignment does below: an if with nothing left to do is noise.
-@segpos depends on fops && !async@
+@segpos depends on fops@
 identifier fn = {fops.ar, fops.aw};
 identifier kio, buf, count, pos;
 type T;
@@ -141,81 +141,124 @@ expression E;
   ...>
   }
 
-@segr depends on fops && !async@
+@segr depends on rname@
 attribute name __user;
-symbol req, ubuf, priv;
-identifier fops.ar;
+symbol req, priv;
+identifier fops.ar, rname.ub;
 identifier kio, buf, count, pos;
 @@
   ssize_t ar(
 - struct kiocb *kio, char __user *buf, size_t count, loff_t pos
-+ struct aio_compat_req *req, void __user *ubuf, size_t count, loff_t pos, void *priv
++ struct aio_compat_req *req, void __user *ub, size_t count, loff_t pos, void *priv
   )
   {
-+ char __user *buf = ubuf;
++ char __user *buf = ub;
   <...
-(
 - kio->ki_pos = ...;
-|
-- kio->ki_filp
-+ req->file
-|
-- kio
-+ req->iocb
-)
   ...>
   }
 
-@segw depends on fops && !async@
+@segw depends on wname@
 attribute name __user;
-symbol req, ubuf, priv;
-identifier fops.aw;
+symbol req, priv;
+identifier fops.aw, wname.ub;
 identifier kio, buf, count, pos;
 @@
   ssize_t aw(
 - struct kiocb *kio, const char __user *buf, size_t count, loff_t pos
-+ struct aio_compat_req *req, void __user *ubuf, size_t count, loff_t pos, void *priv
++ struct aio_compat_req *req, void __user *ub, size_t count, loff_t pos, void *priv
   )
   {
-+ const char __user *buf = ubuf;
++ const char __user *buf = ub;
   <...
-(
 - kio->ki_pos = ...;
-|
-- kio->ki_filp
-+ req->file
-|
-- kio
-+ req->iocb
-)
   ...>
   }
 
-@uses_iocb depends on segr || segw@
-identifier fn = {fops.ar, fops.aw};
+// The kiocb's uses, in two passes so that one expression holding both
+// iocb->ki_filp and iocb is converted whole.
+@depends on segr@
+identifier fops.ar, segr.kio;
 symbol req;
-position p;
 @@
-  ssize_t fn(...)
+  ssize_t ar(...)
   {
-  <+... req->iocb@p ...+>
+  <...
+- kio->ki_filp
++ req->file
+  ...>
   }
 
-@script:python depends on uses_iocb@
-fn << uses_iocb.fn;
-p << uses_iocb.p;
+@depends on segr@
+identifier fops.ar, segr.kio;
+symbol req;
 @@
-print("%s:%s: %s() uses the kiocb: req->iocb is NULL for a 2.6.18 ->readv call "
-      "and for aio_compat_rw_buf(); check it" % (p[0].file, p[0].line, fn))
+  ssize_t ar(...)
+  {
+  <...
+- kio
++ req->iocb
+  ...>
+  }
 
+@depends on segw@
+identifier fops.aw, segw.kio;
+symbol req;
+@@
+  ssize_t aw(...)
+  {
+  <...
+- kio->ki_filp
++ req->file
+  ...>
+  }
+
+@depends on segw@
+identifier fops.aw, segw.kio;
+symbol req;
+@@
+  ssize_t aw(...)
+  {
+  <...
+- kio
++ req->iocb
+  ...>
+  }
+
+// Forward declarations of the methods, with or without parameter names
+// (the names in a prototype need not be those of the definition).
+@depends on segr@
+identifier fops.ar;
+symbol req, ubuf, priv, count, pos;
+@@
+- ssize_t ar(...);
++ ssize_t ar(struct aio_compat_req *req, void __user *ubuf, size_t count, loff_t pos, void *priv);
+
+@depends on segw@
+identifier fops.aw;
+symbol req, ubuf, priv, count, pos;
+@@
+- ssize_t aw(...);
++ ssize_t aw(struct aio_compat_req *req, void __user *ubuf, size_t count, loff_t pos, void *priv);
+
+// The names: PREFIX_aio_compat_rw and the markers scripts/convert folds.
+// The handler goes right after the later method; "after__PREFIX" there and
+// "before__PREFIX" right before the file_operations mark the two places for
+// AIO_COMPAT_DEFINE_METHODS(): convert_plan.py finish keeps the first one in
+// the file (so where the file_operations precede the methods, the handler's
+// prototype and the generated methods go right before them).
 @script:python pfx depends on segr && segw@
 fo << fops.fo;
 hnd;
 mark;
+after;
+before;
 @@
 prefix = fo[:-5] if fo.endswith("_fops") and len(fo) > 5 else fo
 coccinelle.hnd = cocci.make_ident(prefix + "_aio_compat_rw")
 coccinelle.mark = cocci.make_ident("irqaio_convert_aio_compat_fops__" + prefix)
+coccinelle.after = cocci.make_ident("irqaio_convert_aio_compat_after__" + prefix)
+coccinelle.before = cocci.make_ident("irqaio_convert_aio_compat_before__" + prefix)
 
 @handler depends on segr && segw@
 identifier fops.fo, fops.ar, fops.aw, pfx.mark;
@@ -230,7 +273,7 @@ identifier fops.fo, fops.ar, fops.aw, pfx.mark;
   };
 
 @depends on handler@
-identifier fops.ar, fops.aw, pfx.hnd, pfx.mark, last.fn;
+identifier fops.ar, fops.aw, pfx.hnd, pfx.after, last.fn;
 symbol req;
 @@
   ssize_t fn(...) { ... }
@@ -240,7 +283,13 @@ symbol req;
 + return aio_compat_seg_walk(req, req->write ? aw : ar, NULL);
 + }
 +
-+ static const int mark;
++ static const int after;
+
+@depends on handler@
+identifier fops.fo, pfx.before;
+@@
++ static const int before;
+  struct file_operations fo = { ... };
 
 // 2.6.18 filesystems set .read = do_sync_read (a sync kiocb through
 // ->aio_read); the VFS has called the aio method by itself when ->read is
@@ -285,25 +334,6 @@ position p;
   ...
   };
 
-// The helper serves a vectored request by calling the segment function once
-// per segment; a ->readv/->writev that held a lock or counted once per
-// request loses that, and only the maintainer can tell whether it mattered.
-@script:python depends on rv && rvp@
-rd << rv.rd;
-p << rvp.p;
-@@
-print("%s:%s: .readv = %s removed: a vectored read now calls the segment "
-      "function once per segment; what %s did once per request (a lock held "
-      "across segments, accounting) is gone: check it" % (p[0].file, p[0].line, rd, rd))
-
-@script:python depends on wv && wvp@
-wr << wv.wr;
-p << wvp.p;
-@@
-print("%s:%s: .writev = %s removed: a vectored write now calls the segment "
-      "function once per segment; what %s did once per request (a lock held "
-      "across segments, accounting) is gone: check it" % (p[0].file, p[0].line, wr, wr))
-
 @rv_used depends on rv@
 identifier rv.rd;
 position q != rv.p;
@@ -325,16 +355,3 @@ identifier rv.rd;
 identifier wv.wr;
 @@
 - ssize_t wr(...) { ... }
-
-@has_inc depends on handler@
-@@
-(
-  #include <aio_compat.h>
-|
-  #include "aio_compat.h"
-)
-
-@depends on handler && !has_inc@
-@@
-  #include <linux/fs.h>
-+ #include <aio_compat.h>

@@ -23,8 +23,11 @@
 /// request_irq() call sites are not touched: the converted handler has the
 /// type they expect. Only a cast applied to a converted handler (a pre-2.6.19
 /// habit to silence prototype warnings) is removed, since it would now cast
-/// between function types. In compat mode a direct call of a converted
-/// handler is reported: its argument count now depends on the kernel.
+/// between function types. Prototypes and (native) direct calls follow the
+/// handlers of every file converted, named by scripts/convert's plan; what
+/// cannot be converted (a compat direct call: its argument count depends on
+/// the kernel) is reported by the plan, from analyze.cocci's facts. The
+/// includes are added by convert_plan.py finish.
 //
 // Confidence: High. Only handlers with exactly the historical prototypes
 // are touched (NMI handlers only when passed to register_nmi_handler()).
@@ -32,7 +35,14 @@
 
 virtual compat
 virtual native
-virtual report
+
+// The driver's handlers, from every file converted (scripts/convert's
+// plan): a prototype in the driver's header or a call from another file
+// follows a definition it cannot see.
+@initialize:python@
+@@
+import json, os
+HANDLERS = set(json.load(open(os.environ["IRQAIO_CONVERT_DB"]))["handlers"])
 
 // ------------------------------------------------------------ compat mode
 @cuses depends on compat@
@@ -66,20 +76,20 @@ symbol irq_compat_regs_arg;
   }
 
 @cproto depends on compat@
-identifier cdef.fn;
+identifier hfn : script:python() { hfn in HANDLERS };
 identifier irq, dev, regs;
 symbol irq_compat_regs_arg;
 @@
-  irqreturn_t fn(int irq, void *dev,
+  irqreturn_t hfn(int irq, void *dev,
 - struct pt_regs *regs
 + struct pt_regs *irq_compat_regs_arg
   );
 
 @cproto_anon depends on compat@
-identifier cdef.fn;
+identifier hfn : script:python() { hfn in HANDLERS };
 symbol irq_compat_regs_arg;
 @@
-  irqreturn_t fn(int, void *,
+  irqreturn_t hfn(int, void *,
 - struct pt_regs *
 + struct pt_regs *irq_compat_regs_arg
   );
@@ -120,40 +130,12 @@ symbol irq_compat_regs_arg;
   ...
   }
 
-@ccall depends on compat@
-identifier cdef.fn;
-expression E1, E2, E3;
-position p;
-@@
-  fn@p(E1, E2, E3)
-
-@script:python depends on ccall@
-fn << cdef.fn;
-p << ccall.p;
-@@
-print("%s:%s: direct call of handler %s() with a regs argument: its argument "
-      "count now depends on the kernel; call the shared code through a helper "
-      "that takes irq_compat_regs() instead" % (p[0].file, p[0].line, fn))
-
 @ccast depends on compat disable drop_cast@
 identifier cdef.fn;
 type T;
 @@
 - (T)fn
 + fn
-
-@has_inc depends on compat@
-@@
-(
-  #include <irq_compat.h>
-|
-  #include "irq_compat.h"
-)
-
-@cinc depends on compat && (cdef || cnmi) && !has_inc@
-@@
-  #include <linux/interrupt.h>
-+ #include <irq_compat.h>
 
 // ------------------------------------------------------------ native mode
 @nuses depends on native@
@@ -184,25 +166,25 @@ identifier fn, irq, dev, regs;
   { ... }
 
 @nproto depends on native@
-identifier ndef.fn;
+identifier hfn : script:python() { hfn in HANDLERS };
 identifier irq, dev, regs;
 @@
-  irqreturn_t fn(int irq, void *dev
+  irqreturn_t hfn(int irq, void *dev
 - , struct pt_regs *regs
   );
 
 @nproto_anon depends on native@
-identifier ndef.fn;
+identifier hfn : script:python() { hfn in HANDLERS };
 @@
-  irqreturn_t fn(int, void *
+  irqreturn_t hfn(int, void *
 - , struct pt_regs *
   );
 
 @ncall depends on native@
-identifier ndef.fn;
+identifier hfn : script:python() { hfn in HANDLERS };
 expression E1, E2, E3;
 @@
-  fn(E1, E2
+  hfn(E1, E2
 - , E3
   )
 
@@ -212,12 +194,3 @@ type T;
 @@
 - (T)fn
 + fn
-
-@has_irq_regs depends on native@
-@@
-  #include <asm/irq_regs.h>
-
-@ninc depends on native && ndecl && !has_irq_regs@
-@@
-  #include <linux/interrupt.h>
-+ #include <asm/irq_regs.h>

@@ -3,9 +3,11 @@
  * demo_chardev.h - interface of drivers/demo_chardev shared with userspace
  *
  * Two misc devices, one RAM store each:
- *   /dev/demo_chardev         read/write/llseek, readv/writev and io_submit
- *                             (IOCB_CMD_PREAD[V]/PWRITE[V]) through
- *                             compat/aio_compat.h
+ *   /dev/demo_chardev         read/write/llseek, readv/writev, io_submit
+ *                             (IOCB_CMD_PREAD[V]/PWRITE[V]), io_uring (fixed
+ *                             buffers too), splice/sendfile/tee and
+ *                             kernel_read()/kernel_write() through
+ *                             compat/aio_compat.h's copy API
  *   /dev/demo_chardev_legacy  only ->read/->write: io_submit answers EINVAL on
  *                             stock kernels; a kernel with core-patch/ serves
  *                             it through a synchronous fallback
@@ -23,19 +25,30 @@
 
 /*
  * How a request reached the driver's single data path (the shape the
- * compat helper found); counted per device since load.
+ * compat helper found); counted per device since load. Values are
+ * stable; new ones are added before DEMO_CHARDEV_NR_PATHS.
  */
 enum demo_chardev_path {
 	DEMO_CHARDEV_PATH_BUF = 0,	/* one user buffer (->read/->write, 2.6.18 aio_read) */
 	DEMO_CHARDEV_PATH_IOVEC = 1,	/* iovec array (ITER_IOVEC, 2.6.19 aio_read) */
 	DEMO_CHARDEV_PATH_UBUF = 2,	/* ITER_UBUF (Linux 6.0+) */
-	DEMO_CHARDEV_PATH_OTHER = 3,	/* kernel-backed iov_iter: refused with EINVAL */
-	DEMO_CHARDEV_NR_PATHS = 4,
+	DEMO_CHARDEV_PATH_OTHER = 3,	/* an iov_iter type the helper does not name */
+	DEMO_CHARDEV_PATH_KVEC = 4,	/* ITER_KVEC: kernel_read()/kernel_write() */
+	DEMO_CHARDEV_PATH_BVEC = 5,	/* ITER_BVEC: io_uring fixed buffers, splice */
+	DEMO_CHARDEV_PATH_PIPE = 6,	/* ITER_PIPE: splice/sendfile from the device (4.9-6.4) */
+	DEMO_CHARDEV_PATH_XARRAY = 7,	/* ITER_XARRAY (5.14+; not seen by a char device today) */
+	DEMO_CHARDEV_PATH_FOLIOQ = 8,	/* ITER_FOLIOQ (6.12+; not seen by a char device today) */
+	DEMO_CHARDEV_PATH_DISCARD = 9,	/* ITER_DISCARD (4.20+) */
+	DEMO_CHARDEV_NR_PATHS = 10,
 };
+
+/* Names of the paths, for test output: DEMO_CHARDEV_PATH_NAMES[path]. */
+#define DEMO_CHARDEV_PATH_NAMES { "BUF", "IOVEC", "UBUF", "OTHER", "KVEC", \
+	"BVEC", "PIPE", "XARRAY", "FOLIOQ", "DISCARD" }
 
 struct demo_chardev_stats {
 	__u64 requests[DEMO_CHARDEV_NR_PATHS];	/* indexed by enum demo_chardev_path */
-	__u64 segments;		/* user segments handed to the data path */
+	__u64 segments;		/* copy calls of the data path (chunks, at most a page each) */
 	__u64 eagain;		/* requests refused because they would block */
 	__u64 interrupted;	/* requests cut short by a signal */
 };

@@ -2,7 +2,8 @@
 /*
  * MODEL, not a kernel: struct file and the I/O methods of file_operations
  * before and after Linux 2.6.19 (commits 027445c37282 and ee0b3e671baf), as
- * the world's <linux/version.h> selects. No read_iter: that is Linux 3.16.
+ * the world's <linux/version.h> selects, and from 3.16 ->read_iter/
+ * ->write_iter beside them (the iov_iter itself: the world's <linux/uio.h>).
  */
 #ifndef MODEL_LINUX_FS_H
 #define MODEL_LINUX_FS_H
@@ -14,6 +15,7 @@
 
 struct kiocb;
 struct file;
+struct iov_iter;
 
 struct file_operations {
 	loff_t (*llseek)(struct file *, loff_t, int);
@@ -29,6 +31,11 @@ struct file_operations {
 	/* Linux 2.6.19: vectored aio methods; readv/writev are gone. */
 	ssize_t (*aio_read)(struct kiocb *, const struct iovec *, unsigned long, loff_t);
 	ssize_t (*aio_write)(struct kiocb *, const struct iovec *, unsigned long, loff_t);
+#endif
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(3, 16, 0)
+	/* Linux 3.16: commit 293bc9822fa9; aio_read stays until 4.1. */
+	ssize_t (*read_iter)(struct kiocb *, struct iov_iter *);
+	ssize_t (*write_iter)(struct kiocb *, struct iov_iter *);
 #endif
 };
 

@@ -3,8 +3,9 @@
  * MODEL, not a kernel: user copies. "User memory" is host memory; one
  * range can be declared unmapped (model_set_fault_range()), and a copy that
  * touches it stops at its first byte and returns the bytes not copied, as
- * the kernel's copy_{to,from}_user() do at a fault. (In 2.6.18 these lived
- * in <asm/uaccess.h>.)
+ * the kernel's copy_{to,from}_user() do at a fault; copy_from_user() then
+ * zero-fills the rest of the destination, as the kernel's does. (In 2.6.18
+ * these lived in <asm/uaccess.h>.)
  */
 #ifndef MODEL_LINUX_UACCESS_H
 #define MODEL_LINUX_UACCESS_H
@@ -50,6 +51,7 @@ static inline unsigned long copy_from_user(void *to, const void __user *from, un
 	unsigned long ok = model_accessible(from, n);
 
 	__builtin_memcpy(to, (const void *)from, ok);
+	__builtin_memset((char *)to + ok, 0, n - ok);
 	return n - ok;
 }
 #endif

@@ -13,6 +13,11 @@
  *   io_submit()          PREAD/PWRITE: ->aio_read(buf) (2.6.18) or one
  *                        wrapped iovec (2.6.19); PREADV/PWRITEV only in
  *                        2.6.19. The kiocb is not sync and f_pos never moves.
+ *   3.16+ (the world's <linux/uio.h> has the iov_iter): a file with
+ *   ->read_iter gets all of these through it, as new_sync_read() and
+ *   aio_run_iocb() did; model_kernel_rw() is kernel_read()/kernel_write()
+ *   (ITER_KVEC), model_bvec_rw() a page-backed request (ITER_BVEC, as
+ *   iter_file_splice_write() and io_uring's fixed buffers make).
  */
 #ifndef MODEL_VFS_H
 #define MODEL_VFS_H
@@ -41,10 +46,59 @@ static inline ssize_t model_check_uvector(const struct iovec *iov, unsigned long
 	return total;
 }
 
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(3, 16, 0)
+/* ->read_iter/->write_iter on an initialised iov_iter; ki_pos moves. */
+static inline ssize_t model_call_iter(struct file *file, struct kiocb *iocb, int write,
+				      struct iov_iter *iter)
+{
+	const struct file_operations *f = file->f_op;
+
+	return write ? f->write_iter(iocb, iter) : f->read_iter(iocb, iter);
+}
+
+static inline ssize_t model_kernel_rw(struct file *file, int write, void *buf, size_t len,
+				      loff_t *ppos)
+{
+	struct kvec kv = { .iov_base = buf, .iov_len = len };
+	struct kiocb kiocb;
+	struct iov_iter iter;
+	ssize_t ret;
+
+	init_sync_kiocb(&kiocb, file);
+	kiocb.ki_pos = *ppos;
+	iov_iter_kvec(&iter, write ? WRITE : READ, &kv, 1, len);
+	ret = model_call_iter(file, &kiocb, write, &iter);
+	*ppos = kiocb.ki_pos;
+	return ret;
+}
+
+static inline ssize_t model_bvec_rw(struct file *file, int write, const struct bio_vec *bv,
+				    unsigned long nr, size_t len, loff_t pos)
+{
+	struct kiocb kiocb;
+	struct iov_iter iter;
+
+	init_sync_kiocb(&kiocb, file);
+	kiocb.ki_pos = pos;
+	iov_iter_bvec(&iter, write ? WRITE : READ, bv, nr, len);
+	return model_call_iter(file, &kiocb, write, &iter);
+}
+#endif
+
 static inline ssize_t model_call_aio(struct file *file, struct kiocb *iocb, int write,
 				     char __user *buf, size_t len, loff_t pos)
 {
 	const struct file_operations *f = file->f_op;
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(3, 16, 0)
+	if (write ? f->write_iter != NULL : f->read_iter != NULL) {
+		struct iovec iov = { .iov_base = buf, .iov_len = len };
+		struct iov_iter iter;
+
+		iov_iter_init(&iter, write ? WRITE : READ, &iov, 1, len);
+		iocb->ki_pos = pos;
+		return model_call_iter(file, iocb, write, &iter);
+	}
+#endif
 #if LINUX_VERSION_CODE < KERNEL_VERSION(2, 6, 19)
 	if (!(write ? (void *)f->aio_write : (void *)f->aio_read))
 		return -EINVAL;
@@ -106,13 +160,23 @@ static inline ssize_t model_vfs_rwv(struct file *file, int write, const struct i
 		return done;
 	}
 #else
-	{	/* do_sync_readv_writev() */
+	{	/* do_sync_readv_writev(); 3.16+: do_iter_readv_writev() */
 		struct kiocb kiocb;
 
-		if (!(write ? (void *)f->aio_write : (void *)f->aio_read))
-			return -EINVAL;
 		init_sync_kiocb(&kiocb, file);
 		kiocb.ki_pos = *ppos;
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(3, 16, 0)
+		if (write ? f->write_iter != NULL : f->read_iter != NULL) {
+			struct iov_iter iter;
+
+			iov_iter_init(&iter, write ? WRITE : READ, iov, nr, ret);
+			ret = model_call_iter(file, &kiocb, write, &iter);
+			*ppos = kiocb.ki_pos;
+			return ret;
+		}
+#endif
+		if (!(write ? (void *)f->aio_write : (void *)f->aio_read))
+			return -EINVAL;
 		ret = write ? f->aio_write(&kiocb, iov, nr, kiocb.ki_pos) :
 			      f->aio_read(&kiocb, iov, nr, kiocb.ki_pos);
 		*ppos = kiocb.ki_pos;
@@ -144,6 +208,14 @@ static inline ssize_t model_io_submit_one(struct file *file, int opcode, void *b
 
 		if (ret < 0)
 			return ret;
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(3, 16, 0)
+		if (write ? file->f_op->write_iter != NULL : file->f_op->read_iter != NULL) {
+			struct iov_iter iter;
+
+			iov_iter_init(&iter, write ? WRITE : READ, iov, nbytes, ret);
+			return model_call_iter(file, &kiocb, write, &iter);
+		}
+#endif
 		return write ? file->f_op->aio_write(&kiocb, iov, nbytes, offset) :
 			       file->f_op->aio_read(&kiocb, iov, nbytes, offset);
 	}

@@ -10,6 +10,7 @@
 #include <linux/kernel.h>
 #include <linux/types.h>
 #include <asm/ptrace.h>
+#include <linux/interrupt.h>
 
 #ifndef IRQ_RETVAL
 #define IRQ_RETVAL(x)	((x) != 0)	/* <linux/interrupt.h> of 2.6.18 */
@@ -25,11 +26,19 @@ extern struct corpus_state corpus;
 
 static inline void do_timer(unsigned long n) { corpus.ticks += n; }
 static inline void update_process_times(int user) { corpus.user_ticks += !!user; }
+#if LINUX_VERSION_CODE < KERNEL_VERSION(2, 6, 19)
 static inline void profile_tick(int type, struct pt_regs *regs)
 {
 	corpus.profiled++;
 	corpus.last_ip = regs ? regs->ip : 0;
 }
+#else
+static inline void profile_tick(int type)
+{
+	corpus.profiled++;
+	corpus.last_ip = __irq_regs ? __irq_regs->ip : 0;
+}
+#endif
 static inline void outb(unsigned char v, unsigned int port) { (void)v; (void)port; }
 static inline unsigned int readl(const volatile void *addr) { return *(const volatile unsigned int *)addr; }
 static inline void writel(unsigned int v, volatile void *addr) { *(volatile unsigned int *)addr = v; }

@@ -1,0 +1,180 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""qemu/matrix.py: the kernel matrix (qemu/matrix.toml), for scripts and tests.
+
+  matrix.py names [--all]     kernels make check runs, in order (--all: every row)
+  matrix.py get NAME KEY      one value (a list prints one item a line)
+  matrix.py facts NAME        the guest's expectations, key=value lines
+  matrix.py distinct NAME...  one kernel per distinct set of facts (the last
+                              given): the kernels that differ in what the
+                              guest tests expect
+  matrix.py check             validate the table (make lint runs it)
+  matrix.py table             the matrix as a Markdown table (README)
+
+Importable: rows(), row(name), facts(name). An unknown kernel or key exits 2
+with one line saying what and what to do.
+"""
+
+import os
+import sys
+import tomllib
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TABLE = os.path.join(TOP, "qemu", "matrix.toml")
+
+# Keys each kind of row must have, and the facts every row must state.
+REQUIRED = {
+    "debian": ("suites", "security", "image", "headers"),
+    "source": ("builder", "source", "config"),
+}
+COMMON = ("check", "proves", "from")
+OPTIONAL = ("target", "series", "make_args", "append", "expect", "kcfi_control")
+# A source row may name the suites its source package comes from (private
+# apt state, like a Debian row); without them the machine's apt installs it.
+SOURCE_OPTIONAL = ("suites", "security")
+LISTS = ("make_args", "append") + SOURCE_OPTIONAL
+FACTS = {
+    "nmi_handler": ("regs", "noregs"),
+    "legacy_io_submit": ("einval", "served"),
+    "ubuf": ("none", "rw", "single"),
+}
+
+
+class MatrixError(Exception):
+    pass
+
+
+def _load():
+    with open(TABLE, "rb") as f:
+        return tomllib.load(f)
+
+
+def validate(table):
+    """Every problem in the table, as 'qemu/matrix.toml: NAME: what' lines."""
+    problems = []
+    for name, r in table.items():
+        where = f"qemu/matrix.toml: [{name}]"
+        for key in COMMON:
+            if key not in r:
+                problems.append(f"{where}: missing '{key}'")
+        kind = r.get("from")
+        if kind not in REQUIRED:
+            problems.append(f"{where}: from = {kind!r}; use one of {sorted(REQUIRED)}")
+            continue
+        for key in REQUIRED[kind]:
+            if key not in r:
+                problems.append(f"{where}: missing '{key}' (a {kind} row needs it)")
+        for key in r:
+            if key not in COMMON + REQUIRED[kind] + OPTIONAL + \
+                    (SOURCE_OPTIONAL if kind == "source" else ()):
+                problems.append(f"{where}: unknown key '{key}'")
+        expect = r.get("expect", {})
+        for fact, values in FACTS.items():
+            if expect.get(fact) not in values:
+                problems.append(f"{where}.expect: {fact} = {expect.get(fact)!r}; "
+                                f"state one of {list(values)}")
+        for fact in expect:
+            if fact not in FACTS:
+                problems.append(f"{where}.expect: unknown fact '{fact}' "
+                                "(add it to FACTS in qemu/matrix.py with its values)")
+    return problems
+
+
+def rows():
+    table = _load()
+    problems = validate(table)
+    if problems:
+        raise MatrixError("\n".join(problems))
+    return table
+
+
+def row(name):
+    table = rows()
+    if name not in table:
+        raise MatrixError(f"qemu/matrix.toml: no kernel '{name}'; "
+                          f"known: {' '.join(table)} (add a row to add one)")
+    return table[name]
+
+
+def names(all_rows=False):
+    return [n for n, r in rows().items() if all_rows or r["check"]]
+
+
+def facts(name):
+    r = row(name)
+    out = {"kernel": name}
+    out.update(r["expect"])
+    return out
+
+
+def distinct(kernels):
+    """One kernel for each distinct set of expectations, the last given."""
+    chosen = {}
+    for k in kernels:
+        key = tuple(sorted(row(k)["expect"].items()))
+        chosen.pop(key, None)
+        chosen[key] = k
+    return [k for k in kernels if k in chosen.values()]
+
+
+def _value(name, key):
+    r = row(name)
+    if key in r:
+        return r[key]
+    if key in OPTIONAL or key in SOURCE_OPTIONAL:
+        return [] if key in LISTS else ""
+    raise MatrixError(f"qemu/matrix.toml: [{name}] has no '{key}'")
+
+
+def _table_md():
+    lines = ["| name | source | what it proves |", "|---|---|---|"]
+    for n, r in rows().items():
+        if r["from"] == "debian":
+            src = f"{'/'.join(r['suites'] + r['security'])} `{r['image']}` + headers"
+        else:
+            src = f"`{r['source']}`" + (f" + `{r['series']}`" if r.get("series") else "") + \
+                f" + `{r['config']}`" + (f" ({' '.join(r['make_args'])})" if r.get("make_args") else "")
+        lines.append(f"| `{n}`{'' if r['check'] else ' (on request)'} | {src} | {r['proves']} |")
+    return "\n".join(lines)
+
+
+def main(argv):
+    if not argv:
+        print(__doc__.strip(), file=sys.stderr)
+        return 2
+    cmd, args = argv[0], argv[1:]
+    try:
+        if cmd == "names":
+            print(" ".join(names(all_rows="--all" in args)))
+        elif cmd == "get" and len(args) == 2:
+            v = _value(*args)
+            if isinstance(v, list):
+                for item in v:
+                    print(item)
+            elif isinstance(v, bool):
+                print("true" if v else "false")
+            else:
+                print(v)
+        elif cmd == "facts" and len(args) == 1:
+            for k, v in facts(args[0]).items():
+                print(f"{k}={v}")
+        elif cmd == "distinct" and args:
+            print(" ".join(distinct(args)))
+        elif cmd == "check":
+            problems = validate(_load())
+            for p in problems:
+                print(p, file=sys.stderr)
+            return 1 if problems else 0
+        elif cmd == "table":
+            print(_table_md())
+        else:
+            print(__doc__.strip(), file=sys.stderr)
+            return 2
+    except MatrixError as e:
+        print(e, file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

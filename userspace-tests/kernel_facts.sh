@@ -1,0 +1,55 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# kernel_facts: the matrix's facts about this kernel (/etc/irqaio/kernel.facts,
+# from qemu/matrix.toml) against what the guest can see: the running
+# release and the compile probes the modules were built with
+# (/etc/irqaio/features.h). A wrong row, or a host that booted another
+# kernel than it named, fails here instead of skewing every other test.
+facts=/etc/irqaio/kernel.facts
+features=/etc/irqaio/features.h
+n=0 failed=0
+
+fact() { sed -n "s/^$1=//p" "$facts"; }
+have() { grep -q "^#define IRQAIO_HAVE_$1 1" "$features"; }
+result() {	# result OK? NAME DETAIL
+	n=$((n + 1))
+	if [ "$1" = 1 ]; then
+		echo "ok $n $2 # $3"
+	else
+		echo "not ok $n $2 # $3"
+		failed=$((failed + 1))
+	fi
+}
+
+echo "KTAP version 1"
+if [ ! -f "$facts" ] || [ ! -f "$features" ]; then
+	echo "1..1"
+	echo "not ok 1 facts_present # missing $facts or $features"
+	exit 1
+fi
+# The plan right after the version line: kunit.py's parser wants it there.
+echo "1..3"
+echo "# kernel_facts on $(fact kernel): $(tr '\n' ' ' <"$facts")"
+
+ok=0
+[ "$(fact release)" = "$(uname -r)" ] && ok=1
+result $ok release_matches "matrix release $(fact release), running $(uname -r)"
+
+# core-patch 0001 drops the NMI handler's regs argument; the probe sees it.
+ok=0
+case $(fact nmi_handler) in
+regs) have NMI_HANDLER_REGS && ! have NMI_HANDLER_NOREGS && ok=1 ;;
+noregs) have NMI_HANDLER_NOREGS && ok=1 ;;
+esac
+result $ok nmi_handler_fact_vs_probe "fact $(fact nmi_handler)"
+
+# ITER_UBUF arrived in 6.0; single-segment requests became ITER_UBUF after
+# iter_iov() (6.4), so "single" needs both probes and "none" neither.
+ok=0
+case $(fact ubuf) in
+none) have ITER_UBUF || ok=1 ;;
+rw) have ITER_UBUF && ok=1 ;;
+single) have ITER_UBUF && have ITER_IOV && ok=1 ;;
+esac
+result $ok ubuf_fact_vs_probe "fact $(fact ubuf)"
+[ "$failed" -eq 0 ]
