@@ -197,7 +197,7 @@ build_modules() {
 	mkdir -p "$src" "$out/modules"
 	rsync -a --delete --exclude /build --exclude /.git --exclude /results "$tree/" "$src/"
 	# shellcheck disable=SC2046 # one argument a word
-	kernel_exec "$k" make -C "$src" KDIR="$kdir" W=1 $(kernel_make_args "$k") modules \
+	kernel_exec "$k" make -C "$src" KDIR="$kdir" W=1 IRQAIO_WERROR=1 $(kernel_make_args "$k") modules \
 		>"$out/build.log" 2>&1 || {
 		tail -n 40 "$out/build.log" >&2
 		return 1

@@ -521,15 +521,15 @@ static int errno_slot(int e)
 /*
  * The errnos io_submit may answer a hostile iocb with. ENOTBLK: on a
  * kernel without CONFIG_BLOCK (patched-6.1's config) ioprio_check_cap()
- * refuses every IOCB_FLAG_IOPRIO with it. ESPIPE: patched-6.1 serves a
- * file without ->write_iter through ->write, and refuses one that cannot
- * seek (the eventfd) as pwrite(2) would.
+ * refuses every IOCB_FLAG_IOPRIO with it. patched-6.1 serves a file
+ * without ->write_iter (the eventfd) through ->write whether or not it can
+ * seek, as io_uring does, so ESPIPE is no longer an answer.
  */
 static int submit_errno_ok(int e)
 {
 	return e == EINVAL || e == EFAULT || e == EBADF || e == EAGAIN ||
 	       e == EOPNOTSUPP || e == ENOSPC || e == EINTR || e == EPERM ||
-	       e == ENOMEM || e == ENOTBLK || e == ESPIPE;
+	       e == ENOMEM || e == ENOTBLK;
 }
 
 static int check_event(struct req *reqs, long n, const struct io_event *ev,

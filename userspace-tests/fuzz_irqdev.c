@@ -120,7 +120,8 @@ static uint32_t factorial_mod32(uint32_t n)
 static int is_known_cmd(unsigned int cmd)
 {
 	return cmd == DEMO_IRQDEV_IOC_FIRE || cmd == DEMO_IRQDEV_IOC_FACTORIAL ||
-	       cmd == DEMO_IRQDEV_IOC_STATS || cmd == DEMO_IRQDEV_IOC_FIRE_NMI;
+	       cmd == DEMO_IRQDEV_IOC_STATS || cmd == DEMO_IRQDEV_IOC_FIRE_NMI ||
+	       cmd == DEMO_IRQDEV_IOC_NMI_CPU;
 }
 
 /* Ioctl types the VFS (or the tty layer) answers itself: never sent. */
@@ -228,14 +229,16 @@ static int checked_call(struct rng *r, int fd, int dev, int racing, struct call_
 		u.f.count = count;
 		u.f.flags = chance(r, 75) ? 0 : chance(r, 50) ? DEMO_IRQDEV_FIRE_NESTED_NMI
 								 : (uint32_t)rnd(r);
-		u.f.timeout_ms = chance(r, 90) ? 0 : 1000 + rnd_below(r, 4000);
+		u.f.timeout_ms = chance(r, 85) ? 0 : chance(r, 66) ? 1000 + rnd_below(r, 4000) :
+				 DEMO_IRQDEV_MAX_TIMEOUT_MS + 1 + (uint32_t)rnd_below(r, 1U << 31);
 		u.f.done = (uint32_t)rnd(r);
 		/* The driver's order: FIRE checks its input first, FIRE_NMI its support. */
 		if (cmd == DEMO_IRQDEV_IOC_FIRE_NMI && !have_nmi)
 			want = EOPNOTSUPP;
 		else if (count > DEMO_IRQDEV_MAX_FIRE)
 			want = EINVAL;
-		else if (cmd == DEMO_IRQDEV_IOC_FIRE && (u.f.flags & ~DEMO_IRQDEV_FIRE_FLAGS))
+		else if (cmd == DEMO_IRQDEV_IOC_FIRE && ((u.f.flags & ~DEMO_IRQDEV_FIRE_FLAGS) ||
+							  u.f.timeout_ms > DEMO_IRQDEV_MAX_TIMEOUT_MS))
 			want = EINVAL;
 		else if (cmd == DEMO_IRQDEV_IOC_FIRE_NMI && u.f.flags)
 			want = EINVAL;
@@ -244,7 +247,9 @@ static int checked_call(struct rng *r, int fd, int dev, int racing, struct call_
 	} else if (cmd == DEMO_IRQDEV_IOC_FACTORIAL) {
 		n = chance(r, 80) ? rnd_below(r, 13) : rnd_below(r, 1000);
 		u.fa.n = n;
-		u.fa.timeout_ms = 0;
+		u.fa.timeout_ms = chance(r, 95) ? 0 : DEMO_IRQDEV_MAX_TIMEOUT_MS + 1;
+		if (u.fa.timeout_ms)
+			want = EINVAL;
 	}
 	if (ro) {
 		/* A private page per call: other threads toggle no protection we use. */

@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/capability.h>
 #include <glob.h>
 #include <sched.h>
 #include <signal.h>
@@ -20,6 +21,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -510,6 +512,290 @@ static int rmmod_while_firing(void)
 	return fire_exact(10);
 }
 
+/* PCI command register bits (include/uapi/linux/pci_regs.h). */
+#define PCI_COMMAND_OFF		0x04
+#define PCI_CMD_MASTER		0x0004
+#define PCI_CMD_INTX_DISABLE	0x0400
+
+static int config_rw16(const char *bdf, unsigned int off, uint16_t *v, int write)
+{
+	char path[96];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/config", bdf);
+	fd = open(path, O_RDWR);
+	if (fd < 0)
+		return -1;
+	n = write ? pwrite(fd, v, 2, off) : pread(fd, v, 2, off);
+	close(fd);
+	return n == 2 ? 0 : -1;
+}
+
+/* PCI address of /dev/demo_irqdev<n>: its misc device's parent. */
+static int dev_bdf(int n, char *bdf, size_t size)
+{
+	char path[96], link[256], *base;
+	ssize_t len;
+
+	snprintf(path, sizeof(path), "/sys/class/misc/" DEMO_IRQDEV_NAME "%d/device", n);
+	len = readlink(path, link, sizeof(link) - 1);
+	if (len < 0)
+		return -1;
+	link[len] = '\0';
+	base = strrchr(link, '/');
+	base = base ? base + 1 : link;
+	if (strlen(base) >= size)
+		return -1;
+	memcpy(bdf, base, strlen(base) + 1);
+	return 0;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* A child waiting in @cmd for an interrupt that cannot come; exit 0 on ENODEV. */
+static pid_t start_waiting(unsigned long cmd)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		struct demo_irqdev_fire f = { .count = 1,
+					      .timeout_ms = DEMO_IRQDEV_MAX_TIMEOUT_MS };
+		struct demo_irqdev_factorial fa = { .n = 5,
+						    .timeout_ms = DEMO_IRQDEV_MAX_TIMEOUT_MS };
+		int fd = dev_open(0), ret;
+
+		if (fd < 0)
+			_exit(3);
+		ret = ioctl(fd, cmd, cmd == DEMO_IRQDEV_IOC_FIRE ? (void *)&f : (void *)&fa);
+		if (ret == 0)
+			_exit(4);	/* the interrupt came after all */
+		_exit(errno == ENODEV ? 0 : 5);
+	}
+	return pid;
+}
+
+/*
+ * A lost interrupt: with bus mastering off the edu device's MSI write goes
+ * nowhere, with INTx disabled its pin stays quiet. Two ioctls wait for it
+ * with the longest timeout, @first holding the device, the other queued
+ * behind it; unbind must still complete at once and both must fail with
+ * ENODEV.
+ */
+static int unbind_waiters(unsigned long first, unsigned long second)
+{
+	pid_t pids[2];
+	char bdf[64];
+	uint16_t cmd, off;
+	double t0, took;
+	int i, st, ret = KTAP_PASS;
+
+	KTAP_EXPECT(dev_bdf(0, bdf, sizeof(bdf)) == 0, "device of demo_irqdev0: %s",
+		    strerror(errno));
+	KTAP_EXPECT(config_rw16(bdf, PCI_COMMAND_OFF, &cmd, 0) == 0, "read command: %s",
+		    strerror(errno));
+	off = (cmd & ~PCI_CMD_MASTER) | PCI_CMD_INTX_DISABLE;
+	KTAP_EXPECT(config_rw16(bdf, PCI_COMMAND_OFF, &off, 1) == 0, "write command: %s",
+		    strerror(errno));
+	pids[0] = start_waiting(first);
+	usleep(300000);
+	pids[1] = start_waiting(second);
+	usleep(300000);
+	t0 = now_s();
+	if (write_file(DRIVER_DIR "/unbind", bdf)) {
+		ktap_diag("unbind %s: %s", bdf, strerror(errno));
+		ret = KTAP_FAIL;
+	}
+	took = now_s() - t0;
+	ktap_diag("unbind with a %s waiting (timeout %u ms) took %.3f s",
+		  first == DEMO_IRQDEV_IOC_FIRE ? "FIRE" : "FACTORIAL",
+		  DEMO_IRQDEV_MAX_TIMEOUT_MS, took);
+	for (i = 0; i < 2; i++) {
+		if (waitpid(pids[i], &st, 0) != pids[i] || !WIFEXITED(st) || WEXITSTATUS(st)) {
+			ktap_diag("%s waiter did not end with ENODEV: status %#x",
+				  i ? "queued" : "first", st);
+			ret = KTAP_FAIL;
+		}
+	}
+	if (took > 5.0) {
+		ktap_diag("unbind waited for the ioctl's timeout");
+		ret = KTAP_FAIL;
+	}
+	config_rw16(bdf, PCI_COMMAND_OFF, &cmd, 1);
+	KTAP_EXPECT(write_file(DRIVER_DIR "/bind", bdf) == 0, "rebind: %s", strerror(errno));
+	return ret;
+}
+
+static int unbind_while_waiting(void)
+{
+	int ret = unbind_waiters(DEMO_IRQDEV_IOC_FACTORIAL, DEMO_IRQDEV_IOC_FIRE);
+
+	if (unbind_waiters(DEMO_IRQDEV_IOC_FIRE, DEMO_IRQDEV_IOC_FACTORIAL) != KTAP_PASS)
+		ret = KTAP_FAIL;
+	if (ret != KTAP_PASS)
+		return ret;
+	return fire_exact(10);
+}
+
+/* Drop CAP_SYSLOG from every set of this process (uid stays 0). */
+static int drop_cap_syslog(void)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct d[2];
+	int w = CAP_SYSLOG / 32;
+	uint32_t bit = 1U << (CAP_SYSLOG % 32);
+
+	if (syscall(SYS_capget, &h, d))
+		return -1;
+	d[w].effective &= ~bit;
+	d[w].permitted &= ~bit;
+	d[w].inheritable &= ~bit;
+	return syscall(SYS_capset, &h, d) ? -1 : 0;
+}
+
+/*
+ * stats.last_ip is a kernel address here (the interrupts land while the
+ * ioctl sleeps): a file opened without CAP_SYSLOG gets 0 and the symbol
+ * only; one opened with it keeps the address even when its user drops the
+ * capability later (the opener's credentials decide, as for /proc/kallsyms).
+ */
+static int stats_last_ip_unprivileged(void)
+{
+	struct demo_irqdev_stats s;
+	int fd_priv, fd;
+
+	ktap_diag("kptr_restrict %ld", read_long("/proc/sys/kernel/kptr_restrict"));
+	fd_priv = dev_open(0);
+	KTAP_EXPECT(fd_priv >= 0, "open: %s", strerror(errno));
+	KTAP_EXPECT(fire(fd_priv, 10, 0, NULL) == 0, "fire: %s", strerror(errno));
+	KTAP_EXPECT(drop_cap_syslog() == 0, "capset: %s", strerror(errno));
+	fd = dev_open(0);
+	KTAP_EXPECT(fd >= 0, "open without CAP_SYSLOG: %s", strerror(errno));
+	KTAP_EXPECT(get_stats(fd, &s) == 0, "stats: %s", strerror(errno));
+	ktap_diag("without CAP_SYSLOG: last_ip %#llx, last_ip_sym \"%s\"",
+		  (unsigned long long)s.last_ip, s.last_ip_sym);
+	KTAP_EXPECT(s.last_ip == 0, "a raw kernel address reached an unprivileged opener");
+	KTAP_EXPECT(strncmp(s.last_ip_sym, "0x", 2) && strchr(s.last_ip_sym, '+'),
+		    "last_ip_sym \"%s\" is not symbol+offset", s.last_ip_sym);
+	KTAP_EXPECT(get_stats(fd_priv, &s) == 0, "stats: %s", strerror(errno));
+	KTAP_EXPECT(s.last_ip != 0, "the file opened with CAP_SYSLOG lost the address");
+	close(fd);
+	close(fd_priv);
+	return KTAP_PASS;
+}
+
+/*
+ * An NMI this driver did not raise must be left to others: the NMI
+ * backtrace (sysrq l) sends one to the other CPU, where the backtrace
+ * handler claims it; ours, called for every local NMI, must answer
+ * NMI_DONE. A pending flag that wrapped (a late NMI racing the raiser's
+ * give-up) would make ours claim it, and every NMI after it.
+ */
+static int nmi_unrelated_not_claimed(void)
+{
+	struct demo_irqdev_fire f = { .count = 100 };
+	struct demo_irqdev_stats a, b;
+	cpu_set_t cpu0;
+	int fd = dev_open(0);
+
+	KTAP_EXPECT(fd >= 0, "open: %s", strerror(errno));
+	KTAP_EXPECT(ioctl(fd, DEMO_IRQDEV_IOC_FIRE_NMI, &f) == 0 && f.done == 100,
+		    "fire NMI: %s", strerror(errno));
+	CPU_ZERO(&cpu0);
+	CPU_SET(0, &cpu0);
+	KTAP_EXPECT(sched_setaffinity(0, sizeof(cpu0), &cpu0) == 0, "pin to CPU 0: %s",
+		    strerror(errno));
+	KTAP_EXPECT(get_stats(fd, &a) == 0, "stats");
+	KTAP_EXPECT(write_file("/proc/sysrq-trigger", "l") == 0, "sysrq l: %s", strerror(errno));
+	usleep(500000);
+	KTAP_EXPECT(get_stats(fd, &b) == 0, "stats");
+	KTAP_EXPECT(b.nmi_handled == a.nmi_handled, "demo_irqdev claimed %llu NMIs it did not raise",
+		    (unsigned long long)(b.nmi_handled - a.nmi_handled));
+	close(fd);
+	return KTAP_PASS;
+}
+
+/* Raise an NMI on @cpu through the driver; 0 or -errno. */
+static int nmi_on_cpu(int fd, unsigned int cpu, struct demo_irqdev_nmi_cpu *nc)
+{
+	memset(nc, 0, sizeof(*nc));
+	nc->cpu = cpu;
+	return ioctl(fd, DEMO_IRQDEV_IOC_NMI_CPU, nc) ? -errno : 0;
+}
+
+static int pin_to(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+/*
+ * Where an NMI lands, as the handler sees it (irq_compat_regs(): the regs
+ * argument on stock kernels, get_irq_regs() on patched-6.1): on CPU 1
+ * spinning in user space on a one-instruction loop ("jmp ." at a page this
+ * test mapped), the NMI must report user mode at exactly that address; on
+ * CPU 1 idle, kernel mode at a kernel address.
+ */
+static int nmi_interrupted_context(void)
+{
+	static const unsigned char jmp_self[] = { 0xeb, 0xfe };
+	struct demo_irqdev_nmi_cpu nc;
+	void (*spin)(void);
+	unsigned char *page;
+	pid_t pid;
+	int fd, st, r;
+
+	fd = dev_open(0);
+	KTAP_EXPECT(fd >= 0, "open: %s", strerror(errno));
+	KTAP_EXPECT(pin_to(0) == 0, "pin to CPU 0: %s", strerror(errno));
+	page = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	KTAP_EXPECT(page != MAP_FAILED, "mmap: %s", strerror(errno));
+	memcpy(page, jmp_self, sizeof(jmp_self));
+	spin = (void (*)(void))page;
+	pid = fork();
+	if (pid == 0) {
+		if (pin_to(1))
+			_exit(1);
+		spin();
+	}
+	KTAP_EXPECT(pid > 0, "fork: %s", strerror(errno));
+	usleep(300000);
+	r = nmi_on_cpu(fd, 1, &nc);
+	kill(pid, SIGKILL);
+	waitpid(pid, &st, 0);
+	KTAP_EXPECT(r == 0, "NMI to CPU 1: %s", strerror(-r));
+	ktap_diag("NMI on CPU 1 spinning at %p: flags %#x, ip %#llx", page, nc.flags,
+		  (unsigned long long)nc.ip);
+	KTAP_EXPECT(!(nc.flags & DEMO_IRQDEV_NMI_REGS_NULL), "irq_compat_regs() NULL in the NMI");
+	KTAP_EXPECT(nc.flags & DEMO_IRQDEV_NMI_USER, "the NMI did not see user mode");
+	KTAP_EXPECT(nc.ip == (uintptr_t)page, "ip %#llx, the loop is at %p",
+		    (unsigned long long)nc.ip, page);
+
+	usleep(200000);
+	r = nmi_on_cpu(fd, 1, &nc);
+	KTAP_EXPECT(r == 0, "NMI to idle CPU 1: %s", strerror(-r));
+	ktap_diag("NMI on idle CPU 1: flags %#x, ip %#llx", nc.flags, (unsigned long long)nc.ip);
+	KTAP_EXPECT(!(nc.flags & (DEMO_IRQDEV_NMI_USER | DEMO_IRQDEV_NMI_REGS_NULL)),
+		    "flags %#x on an idle CPU", nc.flags);
+	KTAP_EXPECT(nc.ip >= 0xffff800000000000ULL, "ip %#llx is not a kernel address",
+		    (unsigned long long)nc.ip);
+	KTAP_EXPECT(nmi_on_cpu(fd, 0, &nc) == -EINVAL, "NMI to the caller's own CPU");
+	KTAP_EXPECT(nmi_on_cpu(fd, 4096, &nc) == -EINVAL, "NMI to CPU 4096");
+	munmap(page, 4096);
+	close(fd);
+	return KTAP_PASS;
+}
+
 static int bad_input(void)
 {
 	struct demo_irqdev_fire f = { .count = DEMO_IRQDEV_MAX_FIRE + 1 };
@@ -523,6 +809,11 @@ static int bad_input(void)
 	f.flags = 0;
 	KTAP_EXPECT(ioctl(fd, DEMO_IRQDEV_IOC_FIRE_NMI, &(struct demo_irqdev_fire){
 		.count = 1, .flags = 1 }) < 0 && errno == EINVAL, "NMI flags");
+	f.timeout_ms = DEMO_IRQDEV_MAX_TIMEOUT_MS + 1;
+	KTAP_EXPECT(ioctl(fd, DEMO_IRQDEV_IOC_FIRE, &f) < 0 && errno == EINVAL, "FIRE timeout");
+	KTAP_EXPECT(ioctl(fd, DEMO_IRQDEV_IOC_FACTORIAL, &(struct demo_irqdev_factorial){
+		.n = 3, .timeout_ms = UINT32_MAX }) < 0 && errno == EINVAL, "FACTORIAL timeout");
+	f.timeout_ms = 0;
 	KTAP_EXPECT(ioctl(fd, DEMO_IRQDEV_IOC_FIRE, NULL) < 0 && errno == EFAULT, "NULL arg");
 	KTAP_EXPECT(ioctl(fd, DEMO_IRQDEV_IOC_STATS, (void *)8) < 0 && errno == EFAULT,
 		    "bad pointer");
@@ -548,6 +839,10 @@ int main(void)
 		KTAP_TEST(unbind_bind_50, 180),
 		KTAP_TEST(unbind_while_firing, 60),
 		KTAP_TEST(rmmod_while_firing, 60),
+		KTAP_TEST(unbind_while_waiting, 200),
+		KTAP_TEST(stats_last_ip_unprivileged, 30),
+		KTAP_TEST(nmi_unrelated_not_claimed, 30),
+		KTAP_TEST(nmi_interrupted_context, 30),
 		KTAP_TEST(bad_input, 30),
 	};
 

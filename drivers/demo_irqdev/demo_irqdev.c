@@ -15,11 +15,14 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/atomic.h>
+#include <linux/capability.h>
 #include <linux/completion.h>
 #include <linux/delay.h>
+#include <linux/err.h>
 #include <linux/fs.h>
 #include <linux/idr.h>
 #include <linux/io.h>
+#include <linux/jiffies.h>
 #include <linux/kref.h>
 #include <linux/miscdevice.h>
 #include <linux/module.h>
@@ -29,6 +32,7 @@
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
+#include <linux/string.h>
 #include <linux/uaccess.h>
 
 #include <irq_compat.h>
@@ -76,7 +80,8 @@ struct demo_irqdev {
 	/* Serialises user operations on the device against each other and against remove(). */
 	struct mutex op_lock;
 	bool gone;			/* protected by op_lock: remove() ran */
-	atomic_t stopping;		/* remove() asks a long fire loop to stop */
+	/* Set by remove() before it completes both completions: waiters give up. */
+	atomic_t stopping;
 	bool nested_nmi;		/* written under op_lock, read by the IRQ handler */
 	struct completion soft_done;	/* a software-raised interrupt was handled */
 	struct completion fact_done;	/* the factorial interrupt was handled */
@@ -87,54 +92,134 @@ struct demo_irqdev {
 
 /*
  * NMI bookkeeping is global: one NMI handler serves every device. An NMI
- * cannot take locks, so it uses per-CPU counters and atomics only. The
- * handler claims an NMI only on a CPU where this driver raised one.
+ * cannot take locks, so it uses per-CPU variables and atomics only. The
+ * handler claims an NMI only on a CPU where this driver raised one: pending
+ * is a 0/1 flag that the raiser sets and exactly one side takes back with
+ * this_cpu_cmpxchg() (a single instruction, so an NMI cannot split it):
+ * the handler when the NMI arrives, or the raiser when it gives up waiting.
+ * A late NMI then finds 0 and is left to the kernel's unknown-NMI path,
+ * instead of a read-then-decrement that an NMI in between could make wrap.
  */
 static DEFINE_PER_CPU(unsigned int, demo_irqdev_nmi_pending);
-static DEFINE_PER_CPU(unsigned long, demo_irqdev_nmi_seen);
 static atomic64_t demo_irqdev_nmi_handled = ATOMIC64_INIT(0);
+
+/*
+ * An NMI raised on another CPU (DEMO_IRQDEV_IOC_NMI_CPU) and what its
+ * handler saw. Two CPUs touch it, so state moves by atomic_cmpxchg():
+ * the sender IDLE -> ARMED (and back if it gives up), the handler ARMED ->
+ * TAKEN, records, then DONE (release); the sender reads after seeing DONE
+ * (acquire) and sets IDLE.
+ */
+enum {
+	DEMO_IRQDEV_PROBE_IDLE,
+	DEMO_IRQDEV_PROBE_ARMED,
+	DEMO_IRQDEV_PROBE_TAKEN,
+	DEMO_IRQDEV_PROBE_DONE,
+};
+
+struct demo_irqdev_nmi_probe {
+	atomic_t state;
+	u32 flags;		/* DEMO_IRQDEV_NMI_* */
+	unsigned long ip;
+};
+
+static DEFINE_PER_CPU(struct demo_irqdev_nmi_probe, demo_irqdev_nmi_probe);
 static atomic64_t demo_irqdev_nmi_regs_null = ATOMIC64_INIT(0);
 
 #if defined(NMI_COMPAT_HANDLER) && defined(IRQAIO_HAVE_APIC_SELF_NMI_EXPORTED)
 #define DEMO_IRQDEV_HAVE_NMI 1
 #include <asm/apic.h>
 
+/* Not our self-NMI: one that DEMO_IRQDEV_IOC_NMI_CPU armed for this CPU? */
+static int demo_irqdev_nmi_probed(struct pt_regs *regs)
+{
+	struct demo_irqdev_nmi_probe *p = this_cpu_ptr(&demo_irqdev_nmi_probe);
+
+	if (atomic_cmpxchg(&p->state, DEMO_IRQDEV_PROBE_ARMED, DEMO_IRQDEV_PROBE_TAKEN) !=
+	    DEMO_IRQDEV_PROBE_ARMED)
+		return NMI_DONE;
+	p->flags = !regs ? DEMO_IRQDEV_NMI_REGS_NULL :
+		   user_mode(regs) ? DEMO_IRQDEV_NMI_USER : 0;
+	p->ip = regs ? instruction_pointer(regs) : 0;
+	atomic_set_release(&p->state, DEMO_IRQDEV_PROBE_DONE);
+	atomic64_inc(&demo_irqdev_nmi_handled);
+	return NMI_HANDLED;
+}
+
 static NMI_COMPAT_HANDLER(demo_irqdev_nmi, type)
 {
 	struct pt_regs *regs;
 
-	if (!this_cpu_read(demo_irqdev_nmi_pending))
-		return NMI_DONE;
-	this_cpu_dec(demo_irqdev_nmi_pending);
-
 	regs = irq_compat_regs();
+	if (this_cpu_cmpxchg(demo_irqdev_nmi_pending, 1, 0) != 1)
+		return demo_irqdev_nmi_probed(regs);
+
 	if (!regs)
 		atomic64_inc(&demo_irqdev_nmi_regs_null);
 	atomic64_inc(&demo_irqdev_nmi_handled);
-	this_cpu_inc(demo_irqdev_nmi_seen);
 	return NMI_HANDLED;
 }
 
 /*
  * Raise one NMI on this CPU and wait until our handler saw it. Callable with
  * interrupts off (the IRQ handler uses it); the caller keeps preemption off.
+ * -EBUSY if one is already in flight on this CPU (an IRQ handler's nested
+ * NMI interrupting a FIRE_NMI loop): a second NMI could not be told apart.
  */
 static int demo_irqdev_self_nmi(void)
 {
-	unsigned long seen = this_cpu_read(demo_irqdev_nmi_seen);
 	unsigned int us;
 
-	this_cpu_inc(demo_irqdev_nmi_pending);
+	if (this_cpu_cmpxchg(demo_irqdev_nmi_pending, 0, 1) != 0)
+		return -EBUSY;
 	apic->send_IPI_mask(cpumask_of(smp_processor_id()), NMI_VECTOR);
 	for (us = 0; us < 100000; us++) {
-		if (this_cpu_read(demo_irqdev_nmi_seen) != seen)
+		if (!this_cpu_read(demo_irqdev_nmi_pending))
 			return 0;
 		udelay(1);
 	}
-	/* Lost: withdraw the request so a later NMI is not claimed for it. */
-	if (this_cpu_read(demo_irqdev_nmi_pending))
-		this_cpu_dec(demo_irqdev_nmi_pending);
-	return -ETIMEDOUT;
+	/* Lost: withdraw the request, unless the NMI took it meanwhile. */
+	if (this_cpu_cmpxchg(demo_irqdev_nmi_pending, 1, 0) == 1)
+		return -ETIMEDOUT;
+	return 0;
+}
+
+/* Raise one NMI on CPU @nc->cpu and report where it landed. May sleep. */
+static int demo_irqdev_nmi_cpu(struct demo_irqdev_nmi_cpu *nc)
+{
+	struct demo_irqdev_nmi_probe *p;
+	unsigned int ms;
+	int self;
+
+	if (nc->cpu >= nr_cpu_ids || !cpu_online(nc->cpu))
+		return -EINVAL;
+	p = per_cpu_ptr(&demo_irqdev_nmi_probe, nc->cpu);
+	if (atomic_cmpxchg(&p->state, DEMO_IRQDEV_PROBE_IDLE, DEMO_IRQDEV_PROBE_ARMED) !=
+	    DEMO_IRQDEV_PROBE_IDLE)
+		return -EBUSY;
+	self = get_cpu();
+	if (self != nc->cpu)
+		apic->send_IPI_mask(cpumask_of(nc->cpu), NMI_VECTOR);
+	put_cpu();
+	if (self == nc->cpu) {
+		atomic_set(&p->state, DEMO_IRQDEV_PROBE_IDLE);
+		return -EINVAL;
+	}
+	for (ms = 0; ms < 2000; ms++) {
+		if (atomic_read_acquire(&p->state) == DEMO_IRQDEV_PROBE_DONE)
+			break;
+		usleep_range(1000, 2000);
+	}
+	if (atomic_cmpxchg(&p->state, DEMO_IRQDEV_PROBE_ARMED, DEMO_IRQDEV_PROBE_IDLE) ==
+	    DEMO_IRQDEV_PROBE_ARMED)
+		return -ETIMEDOUT;
+	/* Taken: the handler is finishing its record in NMI context. */
+	while (atomic_read_acquire(&p->state) != DEMO_IRQDEV_PROBE_DONE)
+		cpu_relax();
+	nc->flags = p->flags;
+	nc->ip = p->ip;
+	atomic_set(&p->state, DEMO_IRQDEV_PROBE_IDLE);
+	return 0;
 }
 
 #define DEMO_IRQDEV_NMI_ARGS IRQAIO_NMI_HANDLER_ARGS
@@ -142,6 +227,11 @@ static int demo_irqdev_self_nmi(void)
 #define DEMO_IRQDEV_HAVE_NMI 0
 #define DEMO_IRQDEV_NMI_ARGS 0
 static int demo_irqdev_self_nmi(void)
+{
+	return -EOPNOTSUPP;
+}
+
+static int demo_irqdev_nmi_cpu(struct demo_irqdev_nmi_cpu *nc)
 {
 	return -EOPNOTSUPP;
 }
@@ -155,6 +245,14 @@ static inline u32 demo_irqdev_read(struct demo_irqdev *d, unsigned int reg)
 static inline void demo_irqdev_write(struct demo_irqdev *d, unsigned int reg, u32 val)
 {
 	iowrite32(val, d->regs + reg);
+}
+
+/* The device computes a factorial; all-ones: it does not answer (disabled, gone). */
+static bool demo_irqdev_computing(struct demo_irqdev *d)
+{
+	u32 status = demo_irqdev_read(d, EDU_REG_STATUS);
+
+	return status != U32_MAX && (status & EDU_STATUS_COMPUTING);
 }
 
 /* In the IRQ handler: an NMI in between must leave our registers pointer intact. */
@@ -217,36 +315,59 @@ static IRQ_COMPAT_HANDLER(demo_irqdev_isr, irq, dev_id)
 	return IRQ_HANDLED;
 }
 
-static unsigned long demo_irqdev_timeout(u32 ms)
+/*
+ * Before raising an interrupt: re-arm @done and refuse if remove() started.
+ * remove() sets stopping, then completes @done; the full barrier pairs with
+ * its own, so either this sees stopping or that completion comes after the
+ * re-arm and ends the wait at once.
+ */
+static int demo_irqdev_arm(struct demo_irqdev *d, struct completion *done)
 {
-	return msecs_to_jiffies(ms ? ms : DEMO_IRQDEV_DEFAULT_TIMEOUT_MS);
+	reinit_completion(done);
+	/* Pairs with remove()'s: the re-arm before reading stopping. */
+	smp_mb();
+	return atomic_read(&d->stopping) ? -ENODEV : 0;
+}
+
+/*
+ * Wait for the IRQ handler (or remove()) to complete @done. remove() waits
+ * for op_lock, which the caller holds, so the wait is bounded by
+ * DEMO_IRQDEV_MAX_TIMEOUT_MS and ends early when remove() starts: an
+ * interrupt that never comes (a wedged device, a line the kernel disabled)
+ * must not leave sysfs unbind stuck behind this ioctl.
+ */
+static int demo_irqdev_wait(struct demo_irqdev *d, struct completion *done, u32 ms)
+{
+	long left = wait_for_completion_killable_timeout(done,
+			msecs_to_jiffies(ms ? ms : DEMO_IRQDEV_DEFAULT_TIMEOUT_MS));
+
+	if (atomic_read(&d->stopping))
+		return -ENODEV;
+	if (left <= 0)
+		return left ? left : -ETIMEDOUT;
+	return 0;
 }
 
 /* Raise interrupts one at a time, each acknowledged before the next. */
 static int demo_irqdev_fire(struct demo_irqdev *d, struct demo_irqdev_fire *f)
 {
-	unsigned long timeout = demo_irqdev_timeout(f->timeout_ms);
-	long left;
 	int ret = 0;
 
-	if (f->count > DEMO_IRQDEV_MAX_FIRE || (f->flags & ~DEMO_IRQDEV_FIRE_FLAGS))
+	if (f->count > DEMO_IRQDEV_MAX_FIRE || (f->flags & ~DEMO_IRQDEV_FIRE_FLAGS) ||
+	    f->timeout_ms > DEMO_IRQDEV_MAX_TIMEOUT_MS)
 		return -EINVAL;
 	if ((f->flags & DEMO_IRQDEV_FIRE_NESTED_NMI) && !DEMO_IRQDEV_HAVE_NMI)
 		return -EOPNOTSUPP;
 
 	WRITE_ONCE(d->nested_nmi, !!(f->flags & DEMO_IRQDEV_FIRE_NESTED_NMI));
 	for (f->done = 0; f->done < f->count; f->done++) {
-		if (atomic_read(&d->stopping)) {
-			ret = -ENODEV;
+		ret = demo_irqdev_arm(d, &d->soft_done);
+		if (ret)
 			break;
-		}
-		reinit_completion(&d->soft_done);
 		demo_irqdev_write(d, EDU_REG_IRQ_RAISE, EDU_IRQ_SOFT);
-		left = wait_for_completion_killable_timeout(&d->soft_done, timeout);
-		if (left <= 0) {
-			ret = left ? left : -ETIMEDOUT;
+		ret = demo_irqdev_wait(d, &d->soft_done, f->timeout_ms);
+		if (ret)
 			break;
-		}
 	}
 	WRITE_ONCE(d->nested_nmi, false);
 	/* Partial progress is reported through @done; an error only if none. */
@@ -278,22 +399,54 @@ static int demo_irqdev_fire_nmi(struct demo_irqdev_fire *f)
 
 static int demo_irqdev_factorial(struct demo_irqdev *d, struct demo_irqdev_factorial *fa)
 {
-	long left;
+	unsigned long end;
+	int ret;
 
-	if (demo_irqdev_read(d, EDU_REG_STATUS) & EDU_STATUS_COMPUTING)
-		return -EBUSY;
-	reinit_completion(&d->fact_done);
+	if (fa->timeout_ms > DEMO_IRQDEV_MAX_TIMEOUT_MS)
+		return -EINVAL;
+	/*
+	 * A computation an earlier caller stopped waiting for (an unbind that
+	 * woke it, a timeout, a fatal signal) may still run: wait for it
+	 * within this call's own timeout, then EBUSY.
+	 */
+	end = jiffies + msecs_to_jiffies(fa->timeout_ms ? fa->timeout_ms :
+					 DEMO_IRQDEV_DEFAULT_TIMEOUT_MS);
+	while (demo_irqdev_computing(d)) {
+		if (atomic_read(&d->stopping))
+			return -ENODEV;
+		if (time_after(jiffies, end))
+			return -EBUSY;
+		usleep_range(100, 200);
+	}
+	ret = demo_irqdev_arm(d, &d->fact_done);
+	if (ret)
+		return ret;
 	demo_irqdev_write(d, EDU_REG_STATUS, EDU_STATUS_FACT_IRQ);
 	demo_irqdev_write(d, EDU_REG_FACT, fa->n);
-	left = wait_for_completion_killable_timeout(&d->fact_done,
-						    demo_irqdev_timeout(fa->timeout_ms));
-	if (left <= 0)
-		return left ? left : -ETIMEDOUT;
+	ret = demo_irqdev_wait(d, &d->fact_done, fa->timeout_ms);
+	if (ret)
+		return ret;
 	fa->result = demo_irqdev_read(d, EDU_REG_FACT);
 	return 0;
 }
 
-static void demo_irqdev_get_stats(struct demo_irqdev *d, struct demo_irqdev_stats *s)
+/*
+ * An interrupted instruction pointer tells where the kernel (KASLR) or a
+ * process (ASLR) is loaded. Only a file opened with CAP_SYSLOG gets it raw,
+ * decided by the opener's credentials (file->f_cred), not the caller's, as
+ * for /proc/kallsyms. That is what kallsyms_show_value(file->f_cred) asks
+ * with kptr_restrict=1 (since 5.8, commit 160251842cd3); it is not exported
+ * to modules (5.10 to 6.12), and neither is kptr_restrict, so the 0 and 2
+ * settings are not followed: 0 would show more, 2 less. Others get the
+ * symbol and offset only, which say nothing about the load address.
+ */
+static bool demo_irqdev_show_addr(const struct file *file)
+{
+	return file_ns_capable(file, &init_user_ns, CAP_SYSLOG);
+}
+
+static void demo_irqdev_get_stats(struct demo_irqdev *d, const struct file *file,
+				  struct demo_irqdev_stats *s)
 {
 	unsigned long flags;
 
@@ -303,6 +456,12 @@ static void demo_irqdev_get_stats(struct demo_irqdev *d, struct demo_irqdev_stat
 	s->nmi_handled = atomic64_read(&demo_irqdev_nmi_handled);
 	s->nmi_regs_null = atomic64_read(&demo_irqdev_nmi_regs_null);
 	snprintf(s->last_ip_sym, sizeof(s->last_ip_sym), "%pS", (void *)(unsigned long)s->last_ip);
+	if (demo_irqdev_show_addr(file))
+		return;
+	s->last_ip = 0;
+	/* %pS prints the bare address where it finds no symbol (user IPs too). */
+	if (!strncmp(s->last_ip_sym, "0x", 2))
+		strscpy(s->last_ip_sym, "?", sizeof(s->last_ip_sym));
 }
 
 static long demo_irqdev_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
@@ -313,6 +472,7 @@ static long demo_irqdev_ioctl(struct file *file, unsigned int cmd, unsigned long
 		struct demo_irqdev_fire fire;
 		struct demo_irqdev_factorial fact;
 		struct demo_irqdev_stats stats;
+		struct demo_irqdev_nmi_cpu nmi_cpu;
 	} u;
 	long ret;
 
@@ -328,6 +488,10 @@ static long demo_irqdev_ioctl(struct file *file, unsigned int cmd, unsigned long
 		break;
 	case DEMO_IRQDEV_IOC_STATS:
 		memset(&u.stats, 0, sizeof(u.stats));
+		break;
+	case DEMO_IRQDEV_IOC_NMI_CPU:
+		if (copy_from_user(&u.nmi_cpu, uarg, sizeof(u.nmi_cpu)))
+			return -EFAULT;
 		break;
 	default:
 		return -ENOTTY;
@@ -349,8 +513,13 @@ static long demo_irqdev_ioctl(struct file *file, unsigned int cmd, unsigned long
 	case DEMO_IRQDEV_IOC_FACTORIAL:
 		ret = demo_irqdev_factorial(d, &u.fact);
 		break;
+	case DEMO_IRQDEV_IOC_NMI_CPU:
+		ret = demo_irqdev_nmi_cpu(&u.nmi_cpu);
+		if (!ret && !demo_irqdev_show_addr(file))
+			u.nmi_cpu.ip = 0;
+		break;
 	default:
-		demo_irqdev_get_stats(d, &u.stats);
+		demo_irqdev_get_stats(d, file, &u.stats);
 		ret = 0;
 		break;
 	}
@@ -364,6 +533,8 @@ static long demo_irqdev_ioctl(struct file *file, unsigned int cmd, unsigned long
 		return copy_to_user(uarg, &u.fire, sizeof(u.fire)) ? -EFAULT : 0;
 	case DEMO_IRQDEV_IOC_FACTORIAL:
 		return copy_to_user(uarg, &u.fact, sizeof(u.fact)) ? -EFAULT : 0;
+	case DEMO_IRQDEV_IOC_NMI_CPU:
+		return copy_to_user(uarg, &u.nmi_cpu, sizeof(u.nmi_cpu)) ? -EFAULT : 0;
 	default:
 		return copy_to_user(uarg, &u.stats, sizeof(u.stats)) ? -EFAULT : 0;
 	}
@@ -422,6 +593,27 @@ static void demo_irqdev_free_id(void *data)
 	ida_free(&demo_irqdev_ida, d->id);
 }
 
+/* Request and map BAR 0, managed: unmapped and released after remove(). */
+static int demo_irqdev_map_bar0(struct demo_irqdev *d)
+{
+#if defined(IRQAIO_HAVE_PCIM_IOMAP_REGION_EXPORTED)
+	/*
+	 * Linux 6.11: pcim_iomap_region() maps one BAR; the PCI devres rework
+	 * that added it deprecated pcim_iomap_regions()/pcim_iomap_table().
+	 */
+	d->regs = pcim_iomap_region(d->pdev, 0, DRV_NAME);
+	return PTR_ERR_OR_ZERO(d->regs);
+#else
+	/* Before 6.11: request and map by mask, read back from the table. */
+	int ret = pcim_iomap_regions(d->pdev, BIT(0), DRV_NAME);
+
+	if (ret)
+		return ret;
+	d->regs = pcim_iomap_table(d->pdev)[0];
+	return 0;
+#endif /* IRQAIO_HAVE_PCIM_IOMAP_REGION_EXPORTED */
+}
+
 static int demo_irqdev_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 {
 	struct device *dev = &pdev->dev;
@@ -447,10 +639,9 @@ static int demo_irqdev_probe(struct pci_dev *pdev, const struct pci_device_id *i
 	ret = pcim_enable_device(pdev);
 	if (ret)
 		return ret;
-	ret = pcim_iomap_regions(pdev, BIT(0), DRV_NAME);
+	ret = demo_irqdev_map_bar0(d);
 	if (ret)
 		return ret;
-	d->regs = pcim_iomap_table(pdev)[0];
 
 	ident = demo_irqdev_read(d, EDU_REG_ID);
 	if ((ident & EDU_ID_MAGIC_MASK) != EDU_ID_MAGIC) {
@@ -506,12 +697,28 @@ static int demo_irqdev_probe(struct pci_dev *pdev, const struct pci_device_id *i
 static void demo_irqdev_remove(struct pci_dev *pdev)
 {
 	struct demo_irqdev *d = pci_get_drvdata(pdev);
+	unsigned long end;
 
-	/* Stop a running fire loop, refuse new opens, then new operations. */
+	/*
+	 * Stop a waiting or firing ioctl (see demo_irqdev_arm()), refuse new
+	 * opens, then new operations.
+	 */
 	atomic_set(&d->stopping, 1);
+	/* Pairs with demo_irqdev_arm()'s: stopping set before completing. */
+	smp_mb();
+	complete_all(&d->soft_done);
+	complete_all(&d->fact_done);
 	misc_deregister(&d->misc);
 	mutex_lock(&d->op_lock);
 	d->gone = true;
+	/*
+	 * A FACTORIAL woken above may leave the device computing: give it the
+	 * time a FACTORIAL waits by default (the device may be wedged), so
+	 * that the next binding finds it idle instead of answering EBUSY.
+	 */
+	end = jiffies + msecs_to_jiffies(DEMO_IRQDEV_DEFAULT_TIMEOUT_MS);
+	while (demo_irqdev_computing(d) && time_before(jiffies, end))
+		usleep_range(1000, 2000);
 	mutex_unlock(&d->op_lock);
 	/* devm now frees the IRQ, the mapping, the vectors, then our reference. */
 }

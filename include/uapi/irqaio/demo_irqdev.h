@@ -15,11 +15,18 @@
 struct demo_irqdev_fire {
 	__u32 count;		/* in: how many; at most DEMO_IRQDEV_MAX_FIRE */
 	__u32 flags;		/* in: DEMO_IRQDEV_FIRE_* */
-	__u32 timeout_ms;	/* in: per interrupt; 0 means 1000 */
+	__u32 timeout_ms;	/* in: per interrupt; 0 means 1000; see below */
 	__u32 done;		/* out: how many were handled */
 };
 
 #define DEMO_IRQDEV_MAX_FIRE		1000000
+/*
+ * Largest timeout_ms FIRE and FACTORIAL accept; more is refused with EINVAL
+ * (not clamped, so a caller learns its value was not used). An ioctl that
+ * waits holds the device against unbind; unbind ends the wait at once and
+ * the ioctl fails with ENODEV (FIRE: unless some interrupts were done).
+ */
+#define DEMO_IRQDEV_MAX_TIMEOUT_MS	60000
 /* In the IRQ handler, raise a self-NMI and check get_irq_regs() after it. */
 #define DEMO_IRQDEV_FIRE_NESTED_NMI	(1U << 0)
 #define DEMO_IRQDEV_FIRE_FLAGS		DEMO_IRQDEV_FIRE_NESTED_NMI
@@ -27,7 +34,7 @@ struct demo_irqdev_fire {
 /* DEMO_IRQDEV_IOC_FACTORIAL: the edu device computes n!, interrupting when done. */
 struct demo_irqdev_factorial {
 	__u32 n;		/* in */
-	__u32 timeout_ms;	/* in: 0 means 1000 */
+	__u32 timeout_ms;	/* in: 0 means 1000; at most DEMO_IRQDEV_MAX_TIMEOUT_MS */
 	__u32 result;		/* out: n! modulo 2^32, as the device computes it */
 	__u32 pad;
 };
@@ -41,7 +48,11 @@ struct demo_irqdev_stats {
 	__u64 regs_null;	/* handler calls where irq_compat_regs() was NULL */
 	__u64 regs_user;	/* ... interrupted user mode */
 	__u64 regs_kernel;	/* ... interrupted kernel mode */
-	__u64 last_ip;		/* instruction pointer of the last interrupted context */
+	/*
+	 * Instruction pointer of the last interrupted context: 0 unless the
+	 * file was opened with CAP_SYSLOG (it would reveal KASLR's offset).
+	 */
+	__u64 last_ip;
 	__u64 nmi_handled;	/* NMIs this driver raised and claimed (all devices) */
 	__u64 nmi_regs_null;	/* ... where irq_compat_regs() was NULL */
 	__u64 nested_nmi_ok;	/* NMI inside the IRQ handler left its regs intact */
@@ -50,8 +61,25 @@ struct demo_irqdev_stats {
 	__u32 irq_mode;		/* DEMO_IRQDEV_MODE_* */
 	__u32 irq_handler_args;	/* prototype the shim picked: 2 or 3 */
 	__u32 nmi_handler_args;	/* 2 (stock x86: regs) or 1 (patched), 0: no NMI */
-	char last_ip_sym[64];	/* last_ip as %pS */
+	/* last_ip as %pS ("symbol+off/size"); without CAP_SYSLOG "?" for a bare address */
+	char last_ip_sym[64];
 };
+
+/*
+ * DEMO_IRQDEV_IOC_NMI_CPU: raise one NMI on another CPU and report where it
+ * interrupted that CPU, as this driver's NMI handler saw it through
+ * irq_compat_regs() (the handler's regs argument on stock x86, get_irq_regs()
+ * with core-patch/). EINVAL for an offline CPU or the caller's own, EBUSY if
+ * one is in flight to that CPU, ETIMEDOUT if it never arrived.
+ */
+struct demo_irqdev_nmi_cpu {
+	__u32 cpu;		/* in: target CPU */
+	__u32 flags;		/* out: DEMO_IRQDEV_NMI_* */
+	__u64 ip;		/* out: interrupted IP; 0 unless opened with CAP_SYSLOG */
+};
+
+#define DEMO_IRQDEV_NMI_USER		(1U << 0)	/* it interrupted user mode */
+#define DEMO_IRQDEV_NMI_REGS_NULL	(1U << 1)	/* irq_compat_regs() was NULL */
 
 #define DEMO_IRQDEV_MODE_INTX	1
 #define DEMO_IRQDEV_MODE_MSI	2
@@ -62,5 +90,6 @@ struct demo_irqdev_stats {
 	_IOWR(DEMO_IRQDEV_IOC_MAGIC, 2, struct demo_irqdev_factorial)
 #define DEMO_IRQDEV_IOC_STATS		_IOR(DEMO_IRQDEV_IOC_MAGIC, 3, struct demo_irqdev_stats)
 #define DEMO_IRQDEV_IOC_FIRE_NMI	_IOWR(DEMO_IRQDEV_IOC_MAGIC, 4, struct demo_irqdev_fire)
+#define DEMO_IRQDEV_IOC_NMI_CPU		_IOWR(DEMO_IRQDEV_IOC_MAGIC, 5, struct demo_irqdev_nmi_cpu)
 
 #endif /* _UAPI_IRQAIO_DEMO_IRQDEV_H */
