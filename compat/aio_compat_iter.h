@@ -132,7 +132,13 @@ static inline size_t aio_compat_copy_to_req(struct aio_compat_req *req,
 {
 	if (WARN_ON_ONCE(req->write))
 		return 0;
-	if (req->iter)
+	/*
+	 * Only aio_compat_rw_buf() makes requests without an iov_iter, and
+	 * only those have req->iov. Testing it rather than req->iter lets the
+	 * compiler see, in the generated methods (which set it to NULL), that
+	 * the user-segment copy is never needed there.
+	 */
+	if (!req->iov)
 		return copy_to_iter(kbuf, len, req->iter);
 	return aio_compat__ucopy(req, (void *)kbuf, len);
 }
@@ -154,7 +160,7 @@ static inline size_t aio_compat_copy_from_req(struct aio_compat_req *req,
 {
 	if (WARN_ON_ONCE(!req->write))
 		return 0;
-	if (req->iter)
+	if (!req->iov)
 		return copy_from_iter(kbuf, len, req->iter);
 	return aio_compat__ucopy(req, kbuf, len);
 }
@@ -216,9 +222,9 @@ static inline ssize_t aio_compat_seg_walk(struct aio_compat_req *req,
 	return ret;
 }
 
-static inline ssize_t aio_compat__iter_method(struct kiocb *iocb,
-					      struct iov_iter *iter, bool write,
-					      aio_compat_handler_fn handler)
+static inline ssize_t
+aio_compat__iter_method(struct kiocb *iocb, struct iov_iter *iter, bool write,
+			aio_compat_handler_fn handler)
 {
 	struct aio_compat_req req;
 	ssize_t ret;
@@ -238,16 +244,20 @@ static inline ssize_t aio_compat__iter_method(struct kiocb *iocb,
  * Defines static read and write methods with exactly the target tree's
  * prototypes (here ->read_iter/->write_iter); each builds a struct
  * aio_compat_req, calls @handler and moves the position by what was done.
+ * Each is flattened (AIO_COMPAT__FLATTEN): @handler and the static
+ * functions it calls are inlined into both, so keep what a handler calls
+ * for rare cases (error reporting, DMA set-up) in noinline functions if
+ * code size matters.
  * Use AIO_COMPAT_FOPS(@prefix) to put them in a file_operations.
  */
 #define AIO_COMPAT_DEFINE_METHODS(prefix, handler)			\
-static ssize_t prefix##_aio_compat_read(struct kiocb *iocb,		\
-					struct iov_iter *to)		\
+static ssize_t AIO_COMPAT__FLATTEN					\
+prefix##_aio_compat_read(struct kiocb *iocb, struct iov_iter *to)	\
 {									\
 	return aio_compat__iter_method(iocb, to, false, handler);	\
 }									\
-static ssize_t prefix##_aio_compat_write(struct kiocb *iocb,		\
-					 struct iov_iter *from)		\
+static ssize_t AIO_COMPAT__FLATTEN					\
+prefix##_aio_compat_write(struct kiocb *iocb, struct iov_iter *from)	\
 {									\
 	return aio_compat__iter_method(iocb, from, true, handler);	\
 }
