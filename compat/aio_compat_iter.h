@@ -121,8 +121,8 @@ static inline void aio_compat__init_iter(struct aio_compat_req *req,
  * Copies to the request at its current position (the first call at the
  * request's first byte, each call after the bytes the calls before it
  * moved), at most what is left of @req->count, whatever the request's shape:
- * copy_to_iter() for an iov_iter (user, kvec, bvec, pipe, ...), user copies
- * over the segments otherwise. May sleep (page faults).
+ * copy_to_iter() (user, kvec, bvec, pipe, ...; aio_compat_rw_buf()'s buffer
+ * is an ITER_IOVEC too). May sleep (page faults).
  *
  * Return: the bytes copied; less than asked at a fault, a full pipe or the
  * end of the request (0 if nothing could be copied). 0 for a write request.
@@ -132,15 +132,8 @@ static inline size_t aio_compat_copy_to_req(struct aio_compat_req *req,
 {
 	if (WARN_ON_ONCE(req->write))
 		return 0;
-	/*
-	 * Only aio_compat_rw_buf() makes requests without an iov_iter, and
-	 * only those have req->iov. Testing it rather than req->iter lets the
-	 * compiler see, in the generated methods (which set it to NULL), that
-	 * the user-segment copy is never needed there.
-	 */
-	if (!req->iov)
-		return copy_to_iter(kbuf, len, req->iter);
-	return aio_compat__ucopy(req, (void *)kbuf, len);
+	/* Every request has an iov_iter here, aio_compat_rw_buf()'s too. */
+	return copy_to_iter(kbuf, len, req->iter);
 }
 
 /**
@@ -160,9 +153,7 @@ static inline size_t aio_compat_copy_from_req(struct aio_compat_req *req,
 {
 	if (WARN_ON_ONCE(!req->write))
 		return 0;
-	if (!req->iov)
-		return copy_from_iter(kbuf, len, req->iter);
-	return aio_compat__ucopy(req, kbuf, len);
+	return copy_from_iter(kbuf, len, req->iter);
 }
 
 /**
@@ -191,9 +182,6 @@ static inline ssize_t aio_compat_seg_walk(struct aio_compat_req *req,
 	struct iov_iter *i = req->iter;
 	ssize_t ret;
 
-	if (!i)
-		return aio_compat__walk(req, req->iov, req->nr_segs, 0, fn, priv);
-
 	switch (req->shape) {
 #if defined(IRQAIO_HAVE_ITER_UBUF)
 	case AIO_COMPAT_SHAPE_UBUF:
@@ -206,6 +194,7 @@ static inline ssize_t aio_compat_seg_walk(struct aio_compat_req *req,
 					       fn, priv);
 		break;
 #endif
+	case AIO_COMPAT_SHAPE_BUF:	/* aio_compat_rw_buf(): one ITER_IOVEC */
 	case AIO_COMPAT_SHAPE_IOVEC:
 		ret = aio_compat__check(req, aio_compat__iter_iovec(i),
 					req->nr_segs, i->iov_offset, req->count);
