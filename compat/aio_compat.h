@@ -53,11 +53,12 @@
  *		...
  *	};
  *
- * Files: this header (the request, the limits, the user-segment copy and
- * walk every family shares, aio_compat_rw_buf()) and one per method family,
- * which it includes: aio_compat_iter.h (read_iter), aio_compat_iovec.h
- * (iovec aio_read) and aio_compat_buf.h (buffer aio_read + readv), the last
- * two over aio_compat_user.h. Drivers include only <aio_compat.h>.
+ * Files: this header (the request, the limits, the user-segment walk every
+ * family shares, aio_compat_rw_buf()) and one per method family, which it
+ * includes: aio_compat_iter.h (read_iter), aio_compat_iovec.h (iovec
+ * aio_read) and aio_compat_buf.h (buffer aio_read + readv), the last two
+ * over aio_compat_user.h (their user-segment copy). Drivers include only
+ * <aio_compat.h>.
  *
  * A driver that needs the user addresses themselves (to pin pages for DMA)
  * walks the request with aio_compat_seg_walk() instead: a callback per user
