@@ -211,15 +211,9 @@ static inline ssize_t aio_compat_seg_walk(struct aio_compat_req *req,
 	return ret;
 }
 
-static inline ssize_t
-aio_compat__iter_method(struct kiocb *iocb, struct iov_iter *iter, bool write,
-			aio_compat_handler_fn handler)
+/* A positive result moves the file position, as every read_iter does. */
+static inline ssize_t aio_compat__iter_done(struct kiocb *iocb, ssize_t ret)
 {
-	struct aio_compat_req req;
-	ssize_t ret;
-
-	aio_compat__init_iter(&req, iocb, iter, write);
-	ret = handler(&req);
 	if (ret > 0)
 		iocb->ki_pos += ret;
 	return ret;
@@ -233,22 +227,28 @@ aio_compat__iter_method(struct kiocb *iocb, struct iov_iter *iter, bool write,
  * Defines static read and write methods with exactly the target tree's
  * prototypes (here ->read_iter/->write_iter); each builds a struct
  * aio_compat_req, calls @handler and moves the position by what was done.
- * Each is flattened (AIO_COMPAT__FLATTEN): @handler and the static
- * functions it calls are inlined into both, so keep what a handler calls
- * for rare cases (error reporting, DMA set-up) in noinline functions if
- * code size matters.
+ * Each is flattened (AIO_COMPAT__FLATTEN) and calls @handler by name, so
+ * that @handler and the static functions it calls are inlined into both;
+ * keep what a handler calls for rare cases (error reporting, DMA set-up)
+ * in noinline functions if code size matters.
  * Use AIO_COMPAT_FOPS(@prefix) to put them in a file_operations.
  */
 #define AIO_COMPAT_DEFINE_METHODS(prefix, handler)			\
 static ssize_t AIO_COMPAT__FLATTEN					\
 prefix##_aio_compat_read(struct kiocb *iocb, struct iov_iter *to)	\
 {									\
-	return aio_compat__iter_method(iocb, to, false, handler);	\
+	struct aio_compat_req req;					\
+									\
+	aio_compat__init_iter(&req, iocb, to, false);			\
+	return aio_compat__iter_done(iocb, handler(&req));		\
 }									\
 static ssize_t AIO_COMPAT__FLATTEN					\
 prefix##_aio_compat_write(struct kiocb *iocb, struct iov_iter *from)	\
 {									\
-	return aio_compat__iter_method(iocb, from, true, handler);	\
+	struct aio_compat_req req;					\
+									\
+	aio_compat__init_iter(&req, iocb, from, true);			\
+	return aio_compat__iter_done(iocb, handler(&req));		\
 }
 
 /**
