@@ -16,6 +16,10 @@
  *                                          of 64 B and 4 KiB, per device
  *   insn_bench aio IMPL=/dev/PATH...       io_submit PREADV/PWRITEV of 1, 4,
  *                                          16, 64 segments of 4 KiB
+ *   insn_bench uring IMPL=/dev/PATH...     io_uring READ_FIXED/WRITE_FIXED
+ *                                          from one registered buffer
+ *                                          (ITER_BVEC, a page a segment): 1 x
+ *                                          64 B, 1, 16, 1024 pages
  *   insn_bench irq /dev/demo_irqdevN       DEMO_IRQDEV_IOC_FIRE and _FIRE_NMI
  *                                          of 0, 1 and 16 interrupts
  *
@@ -26,6 +30,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/aio_abi.h>
+#include <liburing.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +52,7 @@
 static unsigned char *buf;
 static struct iovec iov[MAX_SEGS];
 static aio_context_t ctx;
+static struct io_uring ring;
 
 static void fail(const char *what)
 {
@@ -86,6 +92,31 @@ static long req_aio(int fd, int write, int segs, size_t seg_len)
 	if (syscall(SYS_io_getevents, ctx, 1, 1, &ev, NULL) != 1)
 		return -1;
 	return ev.res;
+}
+
+/* READ_FIXED/WRITE_FIXED of segs pages (or of seg_len bytes, one segment). */
+static long req_fixed(int fd, int write, int segs, size_t seg_len)
+{
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&ring);
+	struct io_uring_cqe *cqe;
+	unsigned int len = (unsigned int)((size_t)segs * seg_len);
+	long res;
+
+	if (!sqe)
+		return -1;
+	if (write)
+		io_uring_prep_write_fixed(sqe, fd, buf, len, 0, 0);
+	else
+		io_uring_prep_read_fixed(sqe, fd, buf, len, 0, 0);
+	if (io_uring_submit_and_wait(&ring, 1) != 1)
+		return -1;
+	if (io_uring_peek_cqe(&ring, &cqe))
+		return -1;
+	res = cqe->res;
+	io_uring_cqe_seen(&ring, cqe);
+	if (res < 0)
+		errno = -res;
+	return res;
 }
 
 static void set_segments(int segs, size_t seg_len)
@@ -180,6 +211,39 @@ static void suite_aio(int argc, char **argv)
 	}
 }
 
+static void suite_uring(int argc, char **argv)
+{
+	static const int segs[] = { 1, 1, 16, 1024 };
+	static const size_t lens[] = { 64, 4096, 4096, 4096 };
+	struct iovec whole = { buf, (size_t)MAX_SEGS * MAX_SEG_LEN };
+	char impl[32];
+	int a, w, s, fd, r;
+
+	r = io_uring_queue_init(8, &ring, 0);
+	if (r == -ENOSYS) {
+		/* A kernel without CONFIG_IO_URING: nothing to count. */
+		printf("ICASE-SKIP,uring,no io_uring in this kernel\n");
+		return;
+	}
+	if (r) {
+		errno = -r;
+		fail("io_uring_queue_init");
+	}
+	r = io_uring_register_buffers(&ring, &whole, 1);
+	if (r) {
+		errno = -r;
+		fail("io_uring_register_buffers");
+	}
+	for (a = 0; a < argc; a++) {
+		fd = open_impl(argv[a], impl, sizeof(impl));
+		for (w = 0; w < 2; w++)
+			for (s = 0; s < 4; s++)
+				run_case("uring", impl, fd, w, "bvec", req_fixed, segs[s], lens[s]);
+		close(fd);
+	}
+	io_uring_queue_exit(&ring);
+}
+
 /* seg_len carries the number of interrupts, write selects NMIs: done. */
 static long req_fire(int fd, int nmi, int segs, size_t count)
 {
@@ -214,7 +278,7 @@ int main(int argc, char **argv)
 	cpu_set_t cpus;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: insn_bench chardev|aio|irq ARGS...\n");
+		fprintf(stderr, "usage: insn_bench chardev|aio|uring|irq ARGS...\n");
 		return 2;
 	}
 	/* One vCPU: the plugin counts per vCPU, and so do the windows. */
@@ -234,6 +298,8 @@ int main(int argc, char **argv)
 		suite_chardev(argc - 2, argv + 2);
 	else if (!strcmp(argv[1], "aio"))
 		suite_aio(argc - 2, argv + 2);
+	else if (!strcmp(argv[1], "uring"))
+		suite_uring(argc - 2, argv + 2);
 	else if (!strcmp(argv[1], "irq"))
 		suite_irq(argc - 2, argv + 2);
 	else

@@ -22,9 +22,13 @@ it compares two kernels (instruction counts do not depend on the boot)."""
 
 import argparse
 import collections
+import os
+import re
 import statistics
 import sys
 
+HARNESS_TIMINGS = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                               "harness-timings.md")
 GOAL_TMPFS = 0.90
 GOAL_LEGACY = 0.85
 
@@ -45,6 +49,9 @@ def join(args):
             line = line.strip()
             if line.startswith("ICASE,"):
                 cases.append(line.split(",")[1:])
+            elif line.startswith("ICASE-SKIP,"):
+                suite, why = (line.split(",", 2) + [""])[1:3]
+                print(f"NOTE,{args.kernel},insn_bench {suite} skipped: {why}")
     windows = collections.defaultdict(list)
     case_vcpu = {}
     try:
@@ -245,40 +252,131 @@ def insn_repeat(insn, loads, out):
     return worst
 
 
-def shim_impls(r):
-    return sorted({key[1] for key in r if key[0] == "chardev" and key[1] != "native"})
+IMPL_TEXT = {
+    "native": "`bench/native_chardev/bench_native_chardev.c`: read_iter/write_iter written "
+              "by hand, one copy_to_iter()/copy_from_iter() per request, no shim",
+    "copy": "`bench/native_chardev/bench_shimcopy_chardev.c`: the same driver through the "
+            "shim (one handler, AIO_COMPAT_DEFINE_METHODS()) moving the data with the copy "
+            "API, aio_compat_copy_to_req()/_from_req(), once per request: **what the shim "
+            "costs**",
+    "segwalk": "`bench/native_chardev/bench_segwalk_chardev.c`: the same driver through the "
+               "shim's segment walk, aio_compat_seg_walk(), one copy_to_user()/"
+               "__copy_from_user() per user segment (it refuses ITER_BVEC, so it is not in "
+               "the io_uring table)",
+    "demo": "`drivers/demo_chardev`, the demo driver: the copy API plus its own features "
+            "(per-open throttle, a statistics counter per request shape and per copy call, "
+            "copies in chunks of up to 1 MiB with a signal check between two)",
+}
+SUITE_TEXT = {
+    "chardev": ("What the shim costs", "UBUF is pread(2)/pwrite(2) of one buffer, IOVEC "
+                "preadv(2)/pwritev(2) of N segments."),
+    "uring": ("io_uring fixed buffers (ITER_BVEC)", "One IORING_OP_READ_FIXED/WRITE_FIXED "
+              "from a 4 MiB registered buffer (io_uring_submit_and_wait(), then the CQE), "
+              "at buffer offset 0, so a request of N pages reaches ->read_iter as an "
+              "ITER_BVEC of N page segments; 1 x 64 is 64 bytes of one page."),
+}
 
 
-def shim_vs_native(k, r, configs, out):
-    impls = shim_impls(r)
-    if not impls or not any(key[0] == "chardev" and key[1] == "native" for key in r):
+# Measured by hand on deb12-6.1 (plugin profile=on, 2026-12-03), before and
+# after the fixes: the reasons, which the tables alone do not show.
+SHIM_HISTORY = """### Why the shim costs what it costs (measured by hand, 2026-12-03)
+
+Before this session's fixes (deb12-6.1, the same insn_bench requests, \
+demo_chardev on the copy API against the native driver): 1.098 at 1 x 64 \
+(1136 vs 1035 instructions), 1.034 at 16 x 64, and 1.381 at 16 x 4 KiB, \
+1.465 at 1024 x 4 KiB (886050 vs 604621). With the plugin's profile=on \
+(instructions per translated block, mapped to /proc/kallsyms):
+
+- **Per copy call, about 265 instructions**: demo_chardev copied in \
+PAGE_SIZE chunks, and every copy_to_iter()/copy_from_iter() call pays \
+check_object_size() (hardened usercopy: find_vmap_area() walking the \
+vmap tree for the store, 66-90 instructions) and the iterator set-up \
+once. Fixed in drivers/demo_chardev: chunks of up to 1 MiB, so a request \
+of up to 1 MiB is one call (1024 x 4 KiB: 4 calls, +0.14 %).
+- **Per request, about 104 instructions**: the generated method called an \
+out-of-line copy of the request set-up, which called the handler through a \
+function pointer, which called the copy loop; the request struct (104 \
+bytes) was zeroed on the stack (CONFIG_INIT_STACK_ALL_ZERO) and guarded by \
+the stack protector. Fixed in compat/aio_compat_iter.h: the generated \
+methods are flattened and call the handler by name (the handler and its \
+helpers inlined, its direction a constant), and every request of the \
+read_iter family is an iov_iter (aio_compat_rw_buf()'s one buffer too), \
+so the copy API is copy_to_iter()/copy_from_iter() with no user-segment \
+copy compiled beside it and the request stays in registers.
+- What remains between `demo` and `copy` (about +42 instructions at one \
+segment before the handler was called by name) is the demo's own work: the \
+throttle check, the request-shape lookup and its counter, the chunk loop \
+with its counter and signal check. A native driver with the same features \
+would pay the same.
+- find_vmap_area() differs by up to 8 instructions between two stores, by \
+where each sits in the vmap tree: the noise floor of a driver-to-driver \
+comparison in one boot.
+- The segment walk calls copy_to_user() once per user segment, each with \
+its own checks (about 310 instructions a segment against about 85 inside \
+one copy_to_iter()): it is for drivers that need the user addresses, not \
+for copying.
+"""
+
+
+# Measured by hand (plugin profile=on, patched-nodebug-6.1, 2026-12-03
+# 14:45 UTC, the tree of this run but for the handler called by name).
+LEGACY_REASON = """Where the legacy path's extra instructions go (measured by hand with the \
+plugin's profile=on, PREADV of 64 x 4 KiB, per segment): iter pays about 588 \
+instructions a 4 KiB segment (0.125 per byte, 512 of them the copy itself); \
+the fallback adds about 293 a segment: 142 in demo_chardev_legacy (its \
+->read, aio_compat_rw_buf()'s request and iov_iter set-up, the handler, \
+the lock helper: a call per segment instead of one per request), 51 in \
+_copy_to_iter() (a walk set-up per call), 43 in iov_iter_advance() and 26 \
+in do_loop_readv_writev() (the fallback's loop over the segments, core-patch \
+0002), 22 in down_read_killable()/up_read() (taken per call). So the \
+ratio tends to 588 / (588 + 293) = 0.67 with the number of segments, and \
+0.85 would need the whole per-call path under about 100 instructions: less \
+than the VFS loop and the lock alone. One segment pays the per-call path \
+once on both sides, which is why it meets the goal and four segments do \
+not: a ->read/->write driver cannot without serving the vector in one \
+call, which is what read_iter is for.
+"""
+
+
+def shim_impls(r, suite):
+    return sorted({key[1] for key in r if key[0] == suite and key[1] != "native"})
+
+
+def shim_vs_native(k, r, configs, out, suite="chardev"):
+    impls = shim_impls(r, suite)
+    if not impls or not any(key[0] == suite and key[1] == "native" for key in r):
         return []
-    out.append(f"### What the shim costs: {k}\n")
-    out.append(kernel_line(k, configs) + " `native` is `bench/native_chardev` "
-               "(read_iter/write_iter, one copy_to_iter()/copy_from_iter() per request); "
-               "`shim` is demo_chardev as it is on main (its handler through "
-               "`compat/aio_compat.h`). Both over a 4 MiB store, same lock, same "
-               "semantics. UBUF is pread(2)/pwrite(2) of one buffer, IOVEC "
-               "preadv(2)/pwritev(2). Guest instructions per request, and the "
-               "ratio to native (instructions per request, fewest of 15):\n")
+    title, shapes = SUITE_TEXT[suite]
+    out.append(f"### {title}: {k}\n")
+    out.append(kernel_line(k, configs) + " Implementations, each loaded in the same boot "
+               "and given the same requests, all over a 4 MiB vmalloc store with the same "
+               "lock and semantics:\n")
+    for i in ["native"] + impls:
+        out.append(f"- `{i}`: {IMPL_TEXT.get(i, i)}")
+    out.append("")
+    out.append(f"{shapes} Counted: guest instructions per request on the benchmark's "
+               "vCPU, user space's system call to its return (fewest of 15), and the "
+               "ratio to native:\n")
     head = "| op | shape | segments x bytes | native |" + "".join(
         f" {i} | {i} / native |" for i in impls)
     out.append(head)
     out.append("|---|---|---|---|" + "---|---|" * len(impls))
-    keys = sorted({key[2:] for key in r if key[0] == "chardev"},
+    keys = sorted({key[2:] for key in r if key[0] == suite},
                   key=lambda t: (t[0], t[1] != "ubuf", t[3], t[2]))
     checks = []
     for op, shape, segs, seglen in keys:
-        nat = med(r, ("chardev", "native", op, shape, segs, seglen))
+        nat = med(r, (suite, "native", op, shape, segs, seglen))
         line = f"| {op} | {shape.upper()} | {segs} x {seglen} | {fmt(nat, 0)} |"
         for i in impls:
-            v = med(r, ("chardev", i, op, shape, segs, seglen))
+            v = med(r, (suite, i, op, shape, segs, seglen))
             q = ratio(v, nat)
             line += f" {fmt(v, 0)} | {fmt(q, 3)} |"
             if q is not None:
-                checks.append((i, op, shape, segs, seglen, q))
+                checks.append((i, op, shape, segs, seglen, q, v - nat))
         out.append(line)
     out.append("")
+    if suite != "chardev":
+        return checks
     # Per request and per byte, from the 64-byte and 4096-byte segments.
     out.append("Split into a per-request part (the 64-byte-segment count) and a per-byte "
                "part ((count at 4096 B - count at 64 B) / (segments x 4032 B)):\n")
@@ -289,8 +387,8 @@ def shim_vs_native(k, r, configs, out):
         if seglen != 64:
             continue
         for i in ["native"] + impls:
-            small = med(r, ("chardev", i, op, shape, segs, 64))
-            big = med(r, ("chardev", i, op, shape, segs, 4096))
+            small = med(r, (suite, i, op, shape, segs, 64))
+            big = med(r, (suite, i, op, shape, segs, 4096))
             per_byte = None if small is None or big is None else (big - small) / (segs * 4032)
             out.append(f"| {op} | {shape.upper()} | {segs} | {i} | {fmt(small, 0)} | "
                        f"{fmt(per_byte, 3)} |")
@@ -298,25 +396,31 @@ def shim_vs_native(k, r, configs, out):
     return checks
 
 
-def shim_goal_rows(k, checks, out):
+IMPL_GOAL = {"copy": "shim (copy API)", "segwalk": "shim (segment walk)",
+             "demo": "demo_chardev (copy API + its features)"}
+
+
+def shim_goal_rows(k, checks, out, suite="chardev"):
     by_impl = collections.defaultdict(list)
     for c in checks:
         by_impl[c[0]].append(c)
+    where = "" if suite == "chardev" else ", io_uring fixed buffers"
     for i, cs in by_impl.items():
+        name = IMPL_GOAL.get(i, i) + where
         one = [c for c in cs if c[3] == 1]
         many = [c for c in cs if c[3] >= 16]
         if one:
             worst = max(one, key=lambda c: c[5])
-            out.append(f"| {i} within {(GOAL_SHIM_ONE_SEG - 1) * 100:.0f} % of native at one "
-                       f"segment (instructions) | {k} | worst {worst[5]:.3f} ({worst[1]} "
-                       f"{worst[2].upper()} 1 x {worst[4]}) | "
+            out.append(f"| {name} within {(GOAL_SHIM_ONE_SEG - 1) * 100:.0f} % of native at "
+                       f"one segment (instructions) | {k} | worst {worst[5]:.3f} ({worst[1]} "
+                       f"{worst[2].upper()} 1 x {worst[4]}: {worst[6]:+.0f} instructions) | "
                        f"{verdict(worst[5] <= GOAL_SHIM_ONE_SEG)} |")
         if many:
             worst = max(many, key=lambda c: c[5])
-            out.append(f"| {i} equal to native (within {(GOAL_SHIM_EQUAL - 1) * 100:.1f} %) "
+            out.append(f"| {name} equal to native (within {(GOAL_SHIM_EQUAL - 1) * 100:.1f} %) "
                        f"from 16 segments (instructions) | {k} | worst {worst[5]:.3f} "
-                       f"({worst[1]} {worst[3]} x {worst[4]}) | "
-                       f"{verdict(worst[5] <= GOAL_SHIM_EQUAL)} |")
+                       f"({worst[1]} {worst[2].upper()} {worst[3]} x {worst[4]}: "
+                       f"{worst[6]:+.0f} instructions) | {verdict(worst[5] <= GOAL_SHIM_EQUAL)} |")
 
 
 def per_event(r, shape):
@@ -387,6 +491,7 @@ def legacy_table(insn, configs, out):
                "lock, setting up a request) on top of the fallback's loop, where read_iter "
                "pays it once per request: the ratio falls towards (iter cost per segment) / "
                "(iter cost per segment + per-call cost) as N grows.\n")
+    out.append(LEGACY_REASON)
     out.append("| op | request | iter | legacy | relative speed of legacy |")
     out.append("|---|---|---|---|---|")
     ratios = []
@@ -455,10 +560,13 @@ def insn_sections(insn, configs, loads):
         rows.append(f"| same count twice, the second run with the host loaded, difference < "
                     f"{GOAL_REPEAT * 100:.0f} % | deb12-6.1 | largest {worst:.3f} % | "
                     f"{verdict(worst < GOAL_REPEAT * 100)} |")
+    if any(key[0] == "chardev" for r in insn.values() for key in r):
+        out.append(SHIM_HISTORY)
     for k in insn:
         if k.endswith("-loaded"):
             continue
-        shim_goal_rows(k, shim_vs_native(k, insn[k], configs, out), rows)
+        for suite in ("chardev", "uring"):
+            shim_goal_rows(k, shim_vs_native(k, insn[k], configs, out, suite), rows, suite)
     for what, s16, p16, d in nmi_irq(insn, configs, out):
         rows.append(f"| {what} path, patched vs stock (no debug; measured, no target) | "
                     f"stock/patched-nodebug-6.1 | {s16:.1f} -> {p16:.1f} instructions, "
@@ -503,7 +611,8 @@ def report(a):
     for k, r in bench.items():
         out.append(kernel_line(k, configs) + "\n")
         kernel_section(k, r, out)
-    out.append("## Harness\n")
+    out.append("## Harness timings\n")
+    out.append("### Bare boots and the last make check, from this run\n")
     if boots:
         out.append("Bare boots (busybox + init only, `qemu/run --exec true`): seconds from "
                    "QEMU start to the guest's first line, and the whole run.\n")
@@ -520,6 +629,13 @@ def report(a):
         for k, b, t in checks:
             out.append(f"| {k} | {b} | {t} |")
         out.append("")
+    if not boots and not checks:
+        out.append("None in this run (no bare boots timed, no `make check` results in "
+                   "`build/`).\n")
+    # Timed by hand, dated: make bench does not run make check.
+    with open(HARNESS_TIMINGS, encoding="utf-8") as f:
+        text = f.read()
+    out.append(re.sub(r"\A(<!--.*?-->\s*)+", "", text, flags=re.S).rstrip() + "\n")
     print("\n".join(out))
     return 0
 

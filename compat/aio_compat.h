@@ -53,11 +53,12 @@
  *		...
  *	};
  *
- * Files: this header (the request, the limits, the user-segment copy and
- * walk every family shares, aio_compat_rw_buf()) and one per method family,
- * which it includes: aio_compat_iter.h (read_iter), aio_compat_iovec.h
- * (iovec aio_read) and aio_compat_buf.h (buffer aio_read + readv), the last
- * two over aio_compat_user.h. Drivers include only <aio_compat.h>.
+ * Files: this header (the request, the limits, the user-segment walk every
+ * family shares, aio_compat_rw_buf()) and one per method family, which it
+ * includes: aio_compat_iter.h (read_iter), aio_compat_iovec.h (iovec
+ * aio_read) and aio_compat_buf.h (buffer aio_read + readv), the last two
+ * over aio_compat_user.h (their user-segment copy). Drivers include only
+ * <aio_compat.h>.
  *
  * A driver that needs the user addresses themselves (to pin pages for DMA)
  * walks the request with aio_compat_seg_walk() instead: a callback per user
@@ -100,6 +101,16 @@
 	(defined(IRQAIO_HAVE_ITER_TYPE_HELPERS) || defined(IRQAIO_HAVE_ITER_TYPE_FIELD))
 #define AIO_COMPAT__FAMILY_ITER 1
 #endif
+
+/*
+ * The generated read_iter/write_iter methods are flattened: the handler
+ * and what it calls are inlined into each, with its direction a constant,
+ * so a request costs about what a native method costs instead of a call
+ * per layer and a request struct in memory (measured in BENCHMARKS.md).
+ * Spelled out rather than the kernel's __flatten, which older trees (5.10)
+ * and the model do not define; GCC 4.1+ and clang have the attribute.
+ */
+#define AIO_COMPAT__FLATTEN	__attribute__((__flatten__))
 
 /* Largest byte count a read/write may return (SSIZE_MAX). */
 #define AIO_COMPAT_SSIZE_MAX	((size_t)(~(size_t)0 >> 1))
@@ -175,12 +186,13 @@ struct aio_compat_req {
 	/* private: */
 	const struct iovec *iov;	/* BUF and array IOVEC requests */
 	struct iovec one;		/* the wrapped single buffer */
+#if defined(AIO_COMPAT__FAMILY_ITER)
+	struct iov_iter *iter;		/* every request: the copy API's */
+#else
 	unsigned long cur_seg;		/* copy API cursor over iov[] ... */
 	size_t cur_off;			/* ... bytes done in iov[cur_seg] */
 	size_t copied;			/* ... and in the whole request */
-#if defined(AIO_COMPAT__FAMILY_ITER)
-	struct iov_iter *iter;		/* read_iter/write_iter requests */
-#endif
+#endif /* AIO_COMPAT__FAMILY_ITER */
 };
 
 /**
@@ -341,59 +353,6 @@ static inline int aio_compat__init_iovec(struct aio_compat_req *req,
 	return aio_compat__check(req, iov, nr_segs, 0, AIO_COMPAT_SSIZE_MAX);
 }
 
-/*
- * aio_compat__ucopy() - the copy API over req->iov (every request that is not
- * an iov_iter): move up to @len bytes between @kbuf and the user segments at
- * the cursor, at most what is left of req->count, and move the cursor by
- * what was moved. Stops at the first fault. Returns the bytes moved.
- *
- * A write copies through a small bounce buffer with copy_from_user(), which
- * keeps its checks (access_ok(), and barrier_nospec() where the tree has
- * it, commit 74e19ef0ff80) but zero-fills what it could not copy: only the
- * bytes that arrived reach @kbuf, so a faulting write changes only the
- * bytes it reports.
- */
-#define AIO_COMPAT__BOUNCE	128
-
-static inline size_t aio_compat__ucopy(struct aio_compat_req *req, void *kbuf,
-				       size_t len)
-{
-	char *k = kbuf;
-	size_t done = 0;
-
-	if (len > req->count - req->copied)
-		len = req->count - req->copied;
-	while (done < len && req->cur_seg < req->nr_segs) {
-		const struct iovec *v = &req->iov[req->cur_seg];
-		char __user *u = (char __user *)v->iov_base + req->cur_off;
-		size_t n = v->iov_len - req->cur_off, ok;
-
-		if (!n) {
-			req->cur_seg++;
-			req->cur_off = 0;
-			continue;
-		}
-		if (n > len - done)
-			n = len - done;
-		if (req->write) {
-			char bounce[AIO_COMPAT__BOUNCE];
-
-			if (n > sizeof(bounce))
-				n = sizeof(bounce);
-			ok = n - copy_from_user(bounce, u, n);
-			memcpy(k + done, bounce, ok);
-		} else {
-			ok = n - copy_to_user(u, k + done, n);
-		}
-		done += ok;
-		req->cur_off += ok;
-		if (ok < n)
-			break;
-	}
-	req->copied += done;
-	return done;
-}
-
 /**
  * aio_compat_rw_buf() - run a handler on one user buffer
  * @file: the open file
@@ -405,7 +364,9 @@ static inline size_t aio_compat__ucopy(struct aio_compat_req *req, void *kbuf,
  *
  * For a driver's own ->read/->write (and for the 2.6.18 single-buffer aio
  * methods): the buffer is presented as a one-segment request of shape
- * %AIO_COMPAT_SHAPE_BUF, through the same handler as vectored requests.
+ * %AIO_COMPAT_SHAPE_BUF, through the same handler as vectored requests
+ * (on read_iter trees as an iov_iter over it, which the copy API and the
+ * segment walk then serve as they serve ITER_IOVEC).
  *
  * Return: the handler's result, or -EINVAL for a length or position out of
  * range.
@@ -415,11 +376,26 @@ static inline ssize_t aio_compat_rw_buf(struct file *file, void __user *buf,
 					aio_compat_handler_fn handler)
 {
 	struct aio_compat_req req;
+#if defined(AIO_COMPAT__FAMILY_ITER)
+	struct iov_iter iter;
+#endif
 	ssize_t ret;
 
 	ret = aio_compat__init_buf(&req, file, NULL, buf, len, *ppos, write);
 	if (ret)
 		return ret;
+#if defined(AIO_COMPAT__FAMILY_ITER)
+	/*
+	 * read_iter trees: the buffer as a one-segment ITER_IOVEC, so that
+	 * the copy API is copy_to_iter()/copy_from_iter() here too (each
+	 * segment access_ok()-checked, no zero-fill past a fault) instead of
+	 * the user-segment copy, whose write side bounces every byte. The
+	 * shape stays BUF; READ/WRITE are the directions every tree's
+	 * iov_iter_init() (3.16+) takes.
+	 */
+	iov_iter_init(&iter, write ? WRITE : READ, req.iov, 1, req.count);
+	req.iter = &iter;
+#endif
 	ret = handler(&req);
 	if (ret > 0)
 		*ppos += ret;

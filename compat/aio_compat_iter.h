@@ -121,8 +121,8 @@ static inline void aio_compat__init_iter(struct aio_compat_req *req,
  * Copies to the request at its current position (the first call at the
  * request's first byte, each call after the bytes the calls before it
  * moved), at most what is left of @req->count, whatever the request's shape:
- * copy_to_iter() for an iov_iter (user, kvec, bvec, pipe, ...), user copies
- * over the segments otherwise. May sleep (page faults).
+ * copy_to_iter() (user, kvec, bvec, pipe, ...; aio_compat_rw_buf()'s buffer
+ * is an ITER_IOVEC too). May sleep (page faults).
  *
  * Return: the bytes copied; less than asked at a fault, a full pipe or the
  * end of the request (0 if nothing could be copied). 0 for a write request.
@@ -132,9 +132,8 @@ static inline size_t aio_compat_copy_to_req(struct aio_compat_req *req,
 {
 	if (WARN_ON_ONCE(req->write))
 		return 0;
-	if (req->iter)
-		return copy_to_iter(kbuf, len, req->iter);
-	return aio_compat__ucopy(req, (void *)kbuf, len);
+	/* Every request has an iov_iter here, aio_compat_rw_buf()'s too. */
+	return copy_to_iter(kbuf, len, req->iter);
 }
 
 /**
@@ -154,9 +153,7 @@ static inline size_t aio_compat_copy_from_req(struct aio_compat_req *req,
 {
 	if (WARN_ON_ONCE(!req->write))
 		return 0;
-	if (req->iter)
-		return copy_from_iter(kbuf, len, req->iter);
-	return aio_compat__ucopy(req, kbuf, len);
+	return copy_from_iter(kbuf, len, req->iter);
 }
 
 /**
@@ -185,9 +182,6 @@ static inline ssize_t aio_compat_seg_walk(struct aio_compat_req *req,
 	struct iov_iter *i = req->iter;
 	ssize_t ret;
 
-	if (!i)
-		return aio_compat__walk(req, req->iov, req->nr_segs, 0, fn, priv);
-
 	switch (req->shape) {
 #if defined(IRQAIO_HAVE_ITER_UBUF)
 	case AIO_COMPAT_SHAPE_UBUF:
@@ -200,6 +194,7 @@ static inline ssize_t aio_compat_seg_walk(struct aio_compat_req *req,
 					       fn, priv);
 		break;
 #endif
+	case AIO_COMPAT_SHAPE_BUF:	/* aio_compat_rw_buf(): one ITER_IOVEC */
 	case AIO_COMPAT_SHAPE_IOVEC:
 		ret = aio_compat__check(req, aio_compat__iter_iovec(i),
 					req->nr_segs, i->iov_offset, req->count);
@@ -216,15 +211,9 @@ static inline ssize_t aio_compat_seg_walk(struct aio_compat_req *req,
 	return ret;
 }
 
-static inline ssize_t aio_compat__iter_method(struct kiocb *iocb,
-					      struct iov_iter *iter, bool write,
-					      aio_compat_handler_fn handler)
+/* A positive result moves the file position, as every read_iter does. */
+static inline ssize_t aio_compat__iter_done(struct kiocb *iocb, ssize_t ret)
 {
-	struct aio_compat_req req;
-	ssize_t ret;
-
-	aio_compat__init_iter(&req, iocb, iter, write);
-	ret = handler(&req);
 	if (ret > 0)
 		iocb->ki_pos += ret;
 	return ret;
@@ -238,18 +227,28 @@ static inline ssize_t aio_compat__iter_method(struct kiocb *iocb,
  * Defines static read and write methods with exactly the target tree's
  * prototypes (here ->read_iter/->write_iter); each builds a struct
  * aio_compat_req, calls @handler and moves the position by what was done.
+ * Each is flattened (AIO_COMPAT__FLATTEN) and calls @handler by name, so
+ * that @handler and the static functions it calls are inlined into both;
+ * keep what a handler calls for rare cases (error reporting, DMA set-up)
+ * in noinline functions if code size matters.
  * Use AIO_COMPAT_FOPS(@prefix) to put them in a file_operations.
  */
 #define AIO_COMPAT_DEFINE_METHODS(prefix, handler)			\
-static ssize_t prefix##_aio_compat_read(struct kiocb *iocb,		\
-					struct iov_iter *to)		\
+static ssize_t AIO_COMPAT__FLATTEN					\
+prefix##_aio_compat_read(struct kiocb *iocb, struct iov_iter *to)	\
 {									\
-	return aio_compat__iter_method(iocb, to, false, handler);	\
+	struct aio_compat_req req;					\
+									\
+	aio_compat__init_iter(&req, iocb, to, false);			\
+	return aio_compat__iter_done(iocb, handler(&req));		\
 }									\
-static ssize_t prefix##_aio_compat_write(struct kiocb *iocb,		\
-					 struct iov_iter *from)		\
+static ssize_t AIO_COMPAT__FLATTEN					\
+prefix##_aio_compat_write(struct kiocb *iocb, struct iov_iter *from)	\
 {									\
-	return aio_compat__iter_method(iocb, from, true, handler);	\
+	struct aio_compat_req req;					\
+									\
+	aio_compat__init_iter(&req, iocb, from, true);			\
+	return aio_compat__iter_done(iocb, handler(&req));		\
 }
 
 /**

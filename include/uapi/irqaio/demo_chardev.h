@@ -48,7 +48,7 @@ enum demo_chardev_path {
 
 struct demo_chardev_stats {
 	__u64 requests[DEMO_CHARDEV_NR_PATHS];	/* indexed by enum demo_chardev_path */
-	__u64 segments;		/* copy calls of the data path (chunks, at most a page each) */
+	__u64 segments;		/* copy calls of the data path (chunks of up to 1 MiB) */
 	__u64 eagain;		/* requests refused because they would block */
 	__u64 interrupted;	/* requests cut short by a signal */
 };
