@@ -88,9 +88,16 @@ probes=$(cd "$work" && find . -maxdepth 1 -name '*.c' | sed 's|^\./||; s|\.c$||'
 compile_all() {
 	local p
 	if [ "$mode" = kdir ]; then
-		# -Werror so that a prototype mismatch (a warning in C) fails the probe.
+		# A prototype mismatch is only a warning in C: these make it fail
+		# the probe. Not a blanket -Werror: any other warning (a newer
+		# compiler's in a kernel header, a user's KCFLAGS) would fail the
+		# sanity probe and stop a user's build (issue 13 item 7). clang
+		# names the function pointer case apart.
 		{
-			echo "ccflags-y := -Werror"
+			echo "ccflags-y := -Werror=incompatible-pointer-types -Werror=implicit-function-declaration"
+			echo "ccflags-y += -Werror=int-conversion -Werror=return-type"
+			# shellcheck disable=SC2016 # a make expression, for Kbuild
+			echo 'ccflags-y += $(call cc-option,-Werror=incompatible-function-pointer-types)'
 			for p in $probes; do echo "obj-m += $p.o"; done
 		} >"$work/Kbuild"
 		# -k: a probe that fails to compile is an answer, not an error.

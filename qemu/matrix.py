@@ -37,6 +37,7 @@ FACTS = {
     "nmi_handler": ("regs", "noregs"),
     "legacy_io_submit": ("einval", "served"),
     "ubuf": ("none", "rw", "single"),
+    "pcim_iomap_region": ("exported", "absent"),
 }
 
 

@@ -43,9 +43,11 @@ copy_tree() {
 # core-patch/ changed, which is not a lint's or a packaging check's job);
 # otherwise qemu/fetch-kernel fetches or builds it.
 matrix_kdir() {
+	local entry
 	if [ -e "$(kernel_dir "$1")/ready" ]; then
 		echo "$(kernel_dir "$1")/kdir"
 	else
-		echo "$("$IRQAIO_TOP/qemu/fetch-kernel" "$1")/kdir"
+		entry=$("$IRQAIO_TOP/qemu/fetch-kernel" "$1" | tail -n 1) || return
+		echo "$entry/kdir"
 	fi
 }

@@ -8,6 +8,7 @@
  * compat probe must find as "with regs" on stock kernels and "without regs"
  * on patched-6.1.
  */
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/capability.h>
@@ -796,6 +797,87 @@ static int nmi_interrupted_context(void)
 	return KTAP_PASS;
 }
 
+/*
+ * Whether the module file at @path calls @sym: an undefined symbol in its
+ * symbol table (the imports modpost resolved). 1, 0, or -1 if the file is
+ * not a readable 64-bit ELF object.
+ */
+static int module_imports(const char *path, const char *sym)
+{
+	struct stat st;
+	const Elf64_Ehdr *eh;
+	const Elf64_Shdr *sh;
+	unsigned char *map;
+	int fd, found = -1;
+	size_t i, k;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) || (size_t)st.st_size < sizeof(*eh)) {
+		close(fd);
+		return -1;
+	}
+	map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED)
+		return -1;
+	eh = (const Elf64_Ehdr *)map;
+	if (memcmp(eh->e_ident, ELFMAG, SELFMAG) || eh->e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh->e_shoff + (size_t)eh->e_shnum * sizeof(*sh) > (size_t)st.st_size)
+		goto out;
+	sh = (const Elf64_Shdr *)(map + eh->e_shoff);
+	for (i = 0; i < eh->e_shnum; i++) {
+		const Elf64_Shdr *strs = &sh[sh[i].sh_link];
+		const Elf64_Sym *syms = (const Elf64_Sym *)(map + sh[i].sh_offset);
+
+		if (sh[i].sh_type != SHT_SYMTAB || sh[i].sh_link >= eh->e_shnum ||
+		    sh[i].sh_offset + sh[i].sh_size > (size_t)st.st_size ||
+		    strs->sh_offset + strs->sh_size > (size_t)st.st_size)
+			continue;
+		found = 0;
+		for (k = 0; k < sh[i].sh_size / sizeof(*syms); k++) {
+			const char *name = (const char *)map + strs->sh_offset + syms[k].st_name;
+
+			if (syms[k].st_shndx == SHN_UNDEF && syms[k].st_name < strs->sh_size &&
+			    strnlen(name, strs->sh_size - syms[k].st_name) < strs->sh_size - syms[k].st_name &&
+			    !strcmp(name, sym))
+				found = 1;
+		}
+	}
+out:
+	munmap(map, st.st_size);
+	return found;
+}
+
+/*
+ * Issue 13 item 8: the PCI devres rework (6.11) deprecated
+ * pcim_iomap_regions()/pcim_iomap_table() for pcim_iomap_region(). Where the
+ * matrix says the kernel exports the new call (fact pcim_iomap_region,
+ * cross-checked with the link probe by kernel_facts), the module that was
+ * loaded must import it and neither deprecated one; elsewhere the old pair.
+ */
+static int pcim_iomap_api(void)
+{
+	int want_new = ktap_fact_is("pcim_iomap_region", "exported");
+	int region = module_imports(MODULE_PATH, "pcim_iomap_region");
+	int regions = module_imports(MODULE_PATH, "pcim_iomap_regions");
+	int table = module_imports(MODULE_PATH, "pcim_iomap_table");
+
+	KTAP_EXPECT(want_new || ktap_fact_is("pcim_iomap_region", "absent"),
+		    "the matrix states no pcim_iomap_region fact for %s", ktap_kernel());
+	KTAP_EXPECT(region >= 0, "%s: no symbol table to read", MODULE_PATH);
+	ktap_diag("%s imports pcim_iomap_region %d, pcim_iomap_regions %d, pcim_iomap_table %d",
+		  MODULE_PATH, region, regions, table);
+	if (want_new)
+		KTAP_EXPECT(region == 1 && !regions && !table,
+			    "the kernel has pcim_iomap_region(): the deprecated calls are used");
+	else
+		KTAP_EXPECT(!region && regions == 1 && table == 1,
+			    "no pcim_iomap_region() here: expected pcim_iomap_regions() + table");
+	return KTAP_PASS;
+}
+
 static int bad_input(void)
 {
 	struct demo_irqdev_fire f = { .count = DEMO_IRQDEV_MAX_FIRE + 1 };
@@ -844,6 +926,7 @@ int main(void)
 		KTAP_TEST(nmi_unrelated_not_claimed, 30),
 		KTAP_TEST(nmi_interrupted_context, 30),
 		KTAP_TEST(bad_input, 30),
+		KTAP_TEST(pcim_iomap_api, 30),
 	};
 
 	return ktap_main("irqdev", tests, KTAP_ARRAY_SIZE(tests));

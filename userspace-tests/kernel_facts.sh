@@ -28,7 +28,7 @@ if [ ! -f "$facts" ] || [ ! -f "$features" ]; then
 	exit 1
 fi
 # The plan right after the version line: kunit.py's parser wants it there.
-echo "1..3"
+echo "1..4"
 echo "# kernel_facts on $(fact kernel): $(tr '\n' ' ' <"$facts")"
 
 ok=0
@@ -52,4 +52,12 @@ rw) have ITER_UBUF && ok=1 ;;
 single) have ITER_UBUF && have ITER_IOV && ok=1 ;;
 esac
 result $ok ubuf_fact_vs_probe "fact $(fact ubuf)"
+
+# pcim_iomap_region() arrived in 6.11; the probe links against it.
+ok=0
+case $(fact pcim_iomap_region) in
+exported) have PCIM_IOMAP_REGION_EXPORTED && ok=1 ;;
+absent) have PCIM_IOMAP_REGION_EXPORTED || ok=1 ;;
+esac
+result $ok pcim_iomap_region_fact_vs_probe "fact $(fact pcim_iomap_region)"
 [ "$failed" -eq 0 ]
