@@ -419,4 +419,7 @@ static inline ssize_t aio_compat_rw_buf(struct file *file, void __user *buf,
 #error "aio_compat: unknown aio method family"
 #endif
 
+/* Requests finished later (by an interrupt handler), on every family. */
+#include "aio_compat_async.h"
+
 #endif /* AIO_COMPAT_H */

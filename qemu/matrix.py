@@ -38,6 +38,9 @@ FACTS = {
     "legacy_io_submit": ("einval", "served"),
     "ubuf": ("none", "rw", "single"),
     "pcim_iomap_region": ("exported", "absent"),
+    "dma_complete": ("ki_complete3", "ki_complete2"),
+    "dma_pin": ("pin_user", "extract"),
+    "dma_cancel": ("yes", "no"),
 }
 
 

@@ -28,7 +28,7 @@ if [ ! -f "$facts" ] || [ ! -f "$features" ]; then
 	exit 1
 fi
 # The plan right after the version line: kunit.py's parser wants it there.
-echo "1..4"
+echo "1..7"
 echo "# kernel_facts on $(fact kernel): $(tr '\n' ' ' <"$facts")"
 
 ok=0
@@ -60,4 +60,28 @@ exported) have PCIM_IOMAP_REGION_EXPORTED && ok=1 ;;
 absent) have PCIM_IOMAP_REGION_EXPORTED || ok=1 ;;
 esac
 result $ok pcim_iomap_region_fact_vs_probe "fact $(fact pcim_iomap_region)"
+
+# How a queued kiocb completes: ki_complete lost res2 in 5.16.
+ok=0
+case $(fact dma_complete) in
+ki_complete3) have AIO_KI_COMPLETE_3ARG && ! have AIO_KI_COMPLETE_2ARG && ok=1 ;;
+ki_complete2) have AIO_KI_COMPLETE_2ARG && ! have AIO_KI_COMPLETE_3ARG && ok=1 ;;
+esac
+result $ok dma_complete_fact_vs_probe "fact $(fact dma_complete)"
+
+# iov_iter_extract_pages() (6.3) is preferred over pin_user_pages_fast().
+ok=0
+case $(fact dma_pin) in
+extract) have ITER_EXTRACT_PAGES_EXPORTED && ok=1 ;;
+pin_user) ! have ITER_EXTRACT_PAGES_EXPORTED && have PIN_USER_PAGES_FAST_EXPORTED && ok=1 ;;
+esac
+result $ok dma_pin_fact_vs_probe "fact $(fact dma_pin)"
+
+# kiocb_set_cancel_fn() safe on any kiocb (IOCB_AIO_RW).
+ok=0
+case $(fact dma_cancel) in
+yes) have AIO_CANCEL_AIO_RW_EXPORTED && ok=1 ;;
+no) have AIO_CANCEL_AIO_RW_EXPORTED || ok=1 ;;
+esac
+result $ok dma_cancel_fact_vs_probe "fact $(fact dma_cancel)"
 [ "$failed" -eq 0 ]

@@ -8,9 +8,16 @@
  *
  * Device (QEMU docs/specs/edu.rst): 0x00 identification (0xRRrr00ed),
  * 0x08 factorial, 0x20 status (0x80: interrupt when the factorial is done),
- * 0x24 interrupt status, 0x60 raise, 0x64 acknowledge; INTx or one MSI.
+ * 0x24 interrupt status, 0x60 raise, 0x64 acknowledge; INTx or one MSI;
+ * DMA between a 4096-byte buffer at device address 0x40000 and memory:
+ * 0x80 source, 0x88 destination, 0x90 count, 0x98 command, done 100 ms of
+ * virtual time after the command, then interrupt cause bit 8. Its bus
+ * addresses are 28 bits wide; a range outside the buffer stops QEMU.
  *
- * User interface: /dev/demo_irqdev<N>, ioctls in <irqaio/demo_irqdev.h>.
+ * User interface: /dev/demo_irqdev<N>, ioctls in <irqaio/demo_irqdev.h>;
+ * the file is the device's DMA buffer, read and written through
+ * compat/aio_compat.h: requests are queued by the method and completed by
+ * the interrupt handler (aio_compat_async.h), whoever the caller is.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -18,12 +25,15 @@
 #include <linux/capability.h>
 #include <linux/completion.h>
 #include <linux/delay.h>
+#include <linux/dma-mapping.h>
+#include <linux/highmem.h>
 #include <linux/err.h>
 #include <linux/fs.h>
 #include <linux/idr.h>
 #include <linux/io.h>
 #include <linux/jiffies.h>
 #include <linux/kref.h>
+#include <linux/list.h>
 #include <linux/miscdevice.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
@@ -34,7 +44,9 @@
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
+#include <linux/workqueue.h>
 
+#include <aio_compat.h>
 #include <irq_compat.h>
 #include <irqaio/demo_irqdev.h>
 
@@ -53,6 +65,16 @@
 #define EDU_REG_IRQ_STATUS	0x24
 #define EDU_REG_IRQ_RAISE	0x60
 #define EDU_REG_IRQ_ACK		0x64
+#define EDU_REG_DMA_SRC		0x80
+#define EDU_REG_DMA_DST		0x88
+#define EDU_REG_DMA_COUNT	0x90
+#define EDU_REG_DMA_CMD		0x98
+#define  EDU_DMA_RUN		BIT(0)
+#define  EDU_DMA_TO_RAM		BIT(1)	/* direction: buffer to memory */
+#define  EDU_DMA_IRQ		BIT(2)	/* interrupt when done */
+#define EDU_DMA_BUF_ADDR	0x40000	/* device address of the buffer */
+#define EDU_DMA_BUF_SIZE	DEMO_IRQDEV_DMA_SIZE
+#define EDU_DMA_ADDR_BITS	28
 
 /* Interrupt causes: the device sets bit 0 (factorial) and bit 8 (DMA). */
 #define EDU_IRQ_FACT		BIT(0)
@@ -61,6 +83,12 @@
 #define EDU_IRQ_SOFT		BIT(16)
 
 #define DEMO_IRQDEV_DEFAULT_TIMEOUT_MS	1000
+/* A transfer takes 100 ms; unbind waits this long for the one on the wire. */
+#define DEMO_IRQDEV_DMA_DRAIN_MS	2000
+
+#if !AIO_COMPAT_PIN_KIND
+#error "demo_irqdev: the shim has no way to hold memory for DMA on this tree"
+#endif
 
 static bool force_intx;
 module_param(force_intx, bool, 0444);
@@ -88,6 +116,40 @@ struct demo_irqdev {
 	/* Protects stats: the IRQ handler updates them, ioctls read them. */
 	spinlock_t stats_lock;
 	struct demo_irqdev_stats stats;
+	/*
+	 * Protects dma_queue, dma_cur, dma_cancelled, dma_stopping and the
+	 * dma_* members of stats: the methods queue, the IRQ handler moves
+	 * the queue on, io_cancel() takes requests off it, remove() empties it.
+	 */
+	spinlock_t dma_lock;
+	struct list_head dma_queue;	/* requests waiting for the device, in order */
+	struct demo_irqdev_req *dma_cur;	/* the request on the wire, or NULL */
+	struct list_head dma_cancelled;	/* taken off the queue, to complete */
+	bool dma_stopping;		/* remove() ran: refuse new requests */
+	unsigned int dma_depth;		/* requests queued or on the wire */
+	struct work_struct cancel_work;	/* completes dma_cancelled */
+	wait_queue_head_t dma_idle;	/* remove() waits for dma_cur to empty */
+	/* For pieces beyond the device's reach; only the transfer on the wire uses it. */
+	void *bounce;
+	dma_addr_t bounce_dma;
+};
+
+/*
+ * One read or write on its way through the device: the pinned pages, mapped
+ * for it, moved one mapped entry per transfer.
+ */
+struct demo_irqdev_req {
+	struct aio_compat_async async;	/* the shim's part: pages, completion */
+	struct list_head node;		/* on dma_queue or dma_cancelled */
+	struct demo_irqdev *d;
+	struct kiocb *iocb;		/* io_cancel()'s key */
+	struct scatterlist *sg;		/* the piece to transfer next */
+	dma_addr_t *dma;		/* per piece: bus address, DMA_MAPPING_ERROR: bounced */
+	unsigned int cur;		/* index of sg */
+	u32 off;			/* buffer offset of the next byte */
+	unsigned int bounced;		/* pieces beyond the device's reach */
+	size_t done;			/* bytes transferred */
+	bool write;
 };
 
 /*
@@ -255,6 +317,344 @@ static bool demo_irqdev_computing(struct demo_irqdev *d)
 	return status != U32_MAX && (status & EDU_STATUS_COMPUTING);
 }
 
+static enum dma_data_direction demo_irqdev_dma_dir(const struct demo_irqdev_req *r)
+{
+	return r->write ? DMA_TO_DEVICE : DMA_FROM_DEVICE;
+}
+
+/*
+ * Can the device reach @sg's memory? The guests have no IOMMU and
+ * swiotlb, where present, sits beyond a 28-bit reach, so the DMA API cannot
+ * bounce for us (it warns and fails). Without an IOMMU a bus address is the
+ * physical address; with one this is merely conservative.
+ */
+static bool demo_irqdev_reachable(struct demo_irqdev *d, struct scatterlist *sg)
+{
+	return sg_phys(sg) + sg->length - 1 <= dma_get_mask(&d->pdev->dev);
+}
+
+#if defined(IRQAIO_HAVE_KMAP_LOCAL)
+/* Linux 5.11: kmap_local_page() (commit f3ba3c710ac5) replaces kmap_atomic(). */
+#define demo_irqdev_kmap(page)	kmap_local_page(page)
+#define demo_irqdev_kunmap(p)	kunmap_local(p)
+#else
+#define demo_irqdev_kmap(page)	kmap_atomic(page)
+#define demo_irqdev_kunmap(p)	kunmap_atomic(p)
+#endif /* IRQAIO_HAVE_KMAP_LOCAL */
+
+/* Copy a bounced piece between the caller's page and the bounce buffer. */
+static void demo_irqdev_bounce_copy(struct demo_irqdev *d, struct scatterlist *sg,
+				    bool to_bounce)
+{
+	char *p = demo_irqdev_kmap(sg_page(sg));
+
+	if (to_bounce)
+		memcpy(d->bounce, p + sg->offset, sg->length);
+	else
+		memcpy(p + sg->offset, d->bounce, sg->length);
+	demo_irqdev_kunmap(p);
+}
+
+/* Map each piece the device reaches; the others go through d->bounce. */
+static int demo_irqdev_dma_map(struct demo_irqdev *d, struct demo_irqdev_req *r)
+{
+	struct device *dev = &d->pdev->dev;
+	struct scatterlist *sg;
+	unsigned int i;
+
+	r->dma = kcalloc(r->async.nents, sizeof(*r->dma), GFP_KERNEL);
+	if (!r->dma)
+		return -ENOMEM;
+	for (i = 0; i < r->async.nents; i++)
+		r->dma[i] = DMA_MAPPING_ERROR;
+	for_each_sg(r->async.sgl, sg, r->async.nents, i) {
+		if (!demo_irqdev_reachable(d, sg)) {
+			r->bounced++;
+			continue;
+		}
+		r->dma[i] = dma_map_page(dev, sg_page(sg), sg->offset, sg->length,
+					 demo_irqdev_dma_dir(r));
+		if (dma_mapping_error(dev, r->dma[i]))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Undo demo_irqdev_dma_map(), also a partial one. Any context. */
+static void demo_irqdev_dma_unmap(struct demo_irqdev *d, struct demo_irqdev_req *r)
+{
+	unsigned int i;
+
+	for (i = 0; r->dma && i < r->async.nents; i++)
+		if (r->dma[i] != DMA_MAPPING_ERROR)
+			dma_unmap_page(&d->pdev->dev, r->dma[i], r->async.sgl[i].length,
+				       demo_irqdev_dma_dir(r));
+	kfree(r->dma);
+	r->dma = NULL;
+}
+
+/*
+ * Program the device for the next piece of the request on the wire.
+ * dma_lock held. The submission clipped the request to the buffer, so
+ * [off, off + length) lies inside it (outside, QEMU stops the machine).
+ * Bus addresses fit the 32-bit registers: the DMA mask is 28 bits.
+ */
+static void demo_irqdev_dma_start(struct demo_irqdev *d)
+{
+	struct demo_irqdev_req *r = d->dma_cur;
+	dma_addr_t bus = r->dma[r->cur];
+	u32 buf = EDU_DMA_BUF_ADDR + r->off;
+	u32 ram;
+
+	if (bus == DMA_MAPPING_ERROR) {
+		bus = d->bounce_dma;
+		if (r->write)
+			demo_irqdev_bounce_copy(d, r->sg, true);
+	}
+	ram = lower_32_bits(bus);
+	demo_irqdev_write(d, EDU_REG_DMA_SRC, r->write ? ram : buf);
+	demo_irqdev_write(d, EDU_REG_DMA_DST, r->write ? buf : ram);
+	demo_irqdev_write(d, EDU_REG_DMA_COUNT, r->sg->length);
+	demo_irqdev_write(d, EDU_REG_DMA_CMD, EDU_DMA_RUN | EDU_DMA_IRQ |
+			  (r->write ? 0 : EDU_DMA_TO_RAM));
+}
+
+/* Put the first queued request on the wire, or wake remove(). dma_lock held. */
+static void demo_irqdev_dma_next(struct demo_irqdev *d)
+{
+	d->dma_cur = list_first_entry_or_null(&d->dma_queue, struct demo_irqdev_req, node);
+	if (!d->dma_cur) {
+		wake_up(&d->dma_idle);
+		return;
+	}
+	list_del_init(&d->dma_cur->node);
+	demo_irqdev_dma_start(d);
+}
+
+/*
+ * The device is done with @r (or never got it): unmap, then complete it
+ * through the shim, which releases the pages. Any context.
+ */
+static void demo_irqdev_dma_finish(struct demo_irqdev_req *r, ssize_t res)
+{
+	struct demo_irqdev *d = r->d;
+	unsigned int nents = r->async.nents;
+	unsigned long flags;
+
+	demo_irqdev_dma_unmap(d, r);
+	spin_lock_irqsave(&d->dma_lock, flags);
+	d->stats.dma_held -= nents;
+	d->dma_depth--;
+	spin_unlock_irqrestore(&d->dma_lock, flags);
+	if (aio_compat_complete(&r->async, res))
+		kfree(r);
+}
+
+/* In the IRQ handler: a transfer is done; start the next, complete a request. */
+static void demo_irqdev_dma_irq(struct demo_irqdev *d)
+{
+	struct demo_irqdev_req *r;
+
+	spin_lock(&d->dma_lock);
+	r = d->dma_cur;
+	if (!r) {
+		/* remove() gave up waiting for this transfer. */
+		spin_unlock(&d->dma_lock);
+		return;
+	}
+	if (r->dma[r->cur] == DMA_MAPPING_ERROR && !r->write)
+		demo_irqdev_bounce_copy(d, r->sg, false);
+	r->done += r->sg->length;
+	r->off += r->sg->length;
+	d->stats.dma_transfers++;
+	d->stats.dma_bytes += r->sg->length;
+	if (++r->cur < r->async.nents) {
+		r->sg = sg_next(r->sg);
+		demo_irqdev_dma_start(d);
+		r = NULL;
+	} else {
+		d->stats.dma_irq_completions++;
+		d->stats.dma_bounced += r->bounced;
+		demo_irqdev_dma_next(d);
+	}
+	spin_unlock(&d->dma_lock);
+	if (r)
+		demo_irqdev_dma_finish(r, r->done);
+}
+
+/*
+ * io_cancel() (and io_destroy(), process exit): under the aio context's
+ * lock, so a request still queued moves to dma_cancelled and a work item
+ * completes it; the one on the wire completes normally (EAGAIN: not
+ * cancelled, as io_cancel(2) documents).
+ */
+static int demo_irqdev_dma_cancel(struct kiocb *iocb)
+{
+	struct demo_irqdev *d = iocb->ki_filp->private_data;
+	struct demo_irqdev_req *r;
+	unsigned long flags;
+	int ret = -EAGAIN;
+
+	spin_lock_irqsave(&d->dma_lock, flags);
+	list_for_each_entry(r, &d->dma_queue, node) {
+		if (r->iocb != iocb)
+			continue;
+		list_move_tail(&r->node, &d->dma_cancelled);
+		d->stats.dma_cancelled++;
+		schedule_work(&d->cancel_work);
+		ret = 0;
+		break;
+	}
+	spin_unlock_irqrestore(&d->dma_lock, flags);
+	return ret;
+}
+
+static void demo_irqdev_cancel_work(struct work_struct *work)
+{
+	struct demo_irqdev *d = container_of(work, struct demo_irqdev, cancel_work);
+	struct demo_irqdev_req *r;
+	unsigned long flags;
+
+	for (;;) {
+		spin_lock_irqsave(&d->dma_lock, flags);
+		r = list_first_entry_or_null(&d->dma_cancelled, struct demo_irqdev_req, node);
+		if (r)
+			list_del_init(&r->node);
+		spin_unlock_irqrestore(&d->dma_lock, flags);
+		if (!r)
+			break;
+		demo_irqdev_dma_finish(r, -ECANCELED);
+	}
+}
+
+/*
+ * Queue @r (mapped) and start the device if it is idle. -EAGAIN for a
+ * request that may not wait while the device is busy, -ENODEV after
+ * remove(): nothing queued.
+ */
+static int demo_irqdev_dma_queue(struct demo_irqdev *d, struct demo_irqdev_req *r,
+				 bool may_block, bool async)
+{
+	unsigned long flags;
+	int ret = 0;
+
+	spin_lock_irqsave(&d->dma_lock, flags);
+	if (d->dma_stopping) {
+		ret = -ENODEV;
+	} else if (!may_block && d->dma_cur) {
+		d->stats.dma_eagain++;
+		ret = -EAGAIN;
+	} else {
+		list_add_tail(&r->node, &d->dma_queue);
+		d->dma_depth++;
+		d->stats.dma_max_depth = max(d->stats.dma_max_depth, d->dma_depth);
+		d->stats.dma_held += r->async.nents;
+		if (async)
+			d->stats.dma_queued++;
+		else
+			d->stats.dma_sync_waits++;
+		if (!d->dma_cur)
+			demo_irqdev_dma_next(d);
+	}
+	spin_unlock_irqrestore(&d->dma_lock, flags);
+	return ret;
+}
+
+/*
+ * One read or write, whoever asked: pin the caller's memory, map it, queue
+ * it; the interrupt handler completes it. The shim waits here for callers
+ * that cannot take -EIOCBQUEUED.
+ */
+static ssize_t demo_irqdev_rw(struct aio_compat_req *req)
+{
+	struct demo_irqdev *d = req->file->private_data;
+	bool may_block = aio_compat_may_block(req);
+	struct demo_irqdev_req *r;
+	size_t len;
+	ssize_t ret;
+
+	if (req->pos >= EDU_DMA_BUF_SIZE)
+		return req->write && req->count ? -ENOSPC : 0;
+	len = min_t(size_t, req->count, EDU_DMA_BUF_SIZE - req->pos);
+	if (!len)
+		return 0;
+	/* Not worth pinning what would be refused (checked again when queueing). */
+	if (!may_block && READ_ONCE(d->dma_cur)) {
+		spin_lock_irq(&d->dma_lock);
+		d->stats.dma_eagain++;
+		spin_unlock_irq(&d->dma_lock);
+		return -EAGAIN;
+	}
+
+	r = kzalloc(sizeof(*r), GFP_KERNEL);
+	if (!r)
+		return -ENOMEM;
+	r->d = d;
+	r->write = req->write;
+	r->off = req->pos;
+	r->iocb = req->iocb;
+	aio_compat_async_init(req, &r->async);
+	ret = aio_compat_pin(req, &r->async, len);
+	if (ret < 0)
+		goto out_free;
+	ret = demo_irqdev_dma_map(d, r);
+	if (ret)
+		goto out_unmap;
+	r->sg = r->async.sgl;
+	/* Before the completer can see it: io_cancel() may run at once. */
+	aio_compat_set_cancel(req, demo_irqdev_dma_cancel);
+	ret = demo_irqdev_dma_queue(d, r, may_block, aio_compat_is_async(req));
+	if (ret)
+		goto out_unmap;
+	ret = aio_compat_queued(req, &r->async);
+	if (ret != -EIOCBQUEUED)
+		kfree(r);
+	return ret;
+
+out_unmap:
+	demo_irqdev_dma_unmap(d, r);
+	aio_compat_unpin(&r->async);
+out_free:
+	kfree(r);
+	return ret;
+}
+
+AIO_COMPAT_DEFINE_METHODS(demo_irqdev, demo_irqdev_rw);
+
+/*
+ * remove(): fail what waits, give the transfer on the wire its interrupt,
+ * then make sure no cancelled request is left to complete.
+ */
+static void demo_irqdev_dma_stop(struct demo_irqdev *d)
+{
+	struct demo_irqdev_req *r, *tmp;
+	LIST_HEAD(failed);
+
+	spin_lock_irq(&d->dma_lock);
+	d->dma_stopping = true;
+	list_splice_init(&d->dma_queue, &failed);
+	spin_unlock_irq(&d->dma_lock);
+	list_for_each_entry_safe(r, tmp, &failed, node) {
+		spin_lock_irq(&d->dma_lock);
+		d->stats.dma_failed++;
+		spin_unlock_irq(&d->dma_lock);
+		demo_irqdev_dma_finish(r, -ENODEV);
+	}
+	if (!wait_event_timeout(d->dma_idle, !READ_ONCE(d->dma_cur),
+				msecs_to_jiffies(DEMO_IRQDEV_DMA_DRAIN_MS))) {
+		/* A lost interrupt: the transfer is long over (100 ms). */
+		spin_lock_irq(&d->dma_lock);
+		r = d->dma_cur;
+		d->dma_cur = NULL;
+		if (r)
+			d->stats.dma_failed++;
+		spin_unlock_irq(&d->dma_lock);
+		if (r)
+			demo_irqdev_dma_finish(r, -EIO);
+	}
+	flush_work(&d->cancel_work);
+}
+
 /* In the IRQ handler: an NMI in between must leave our registers pointer intact. */
 static void demo_irqdev_check_nested_nmi(struct demo_irqdev *d, struct pt_regs *before)
 {
@@ -287,6 +687,8 @@ static IRQ_COMPAT_HANDLER(demo_irqdev_isr, irq, dev_id)
 	}
 	/* Acknowledge exactly what we saw: a cause raised since stays pending. */
 	demo_irqdev_write(d, EDU_REG_IRQ_ACK, status);
+	if (status & EDU_IRQ_DMA)
+		demo_irqdev_dma_irq(d);
 
 	if (READ_ONCE(d->nested_nmi) && (status & EDU_IRQ_SOFT))
 		demo_irqdev_check_nested_nmi(d, regs);
@@ -450,8 +852,11 @@ static void demo_irqdev_get_stats(struct demo_irqdev *d, const struct file *file
 {
 	unsigned long flags;
 
+	/* The data path's counters are dma_lock's; nothing takes them the other way. */
 	spin_lock_irqsave(&d->stats_lock, flags);
+	spin_lock(&d->dma_lock);
 	*s = d->stats;
+	spin_unlock(&d->dma_lock);
 	spin_unlock_irqrestore(&d->stats_lock, flags);
 	s->nmi_handled = atomic64_read(&demo_irqdev_nmi_handled);
 	s->nmi_regs_null = atomic64_read(&demo_irqdev_nmi_regs_null);
@@ -554,7 +959,16 @@ static int demo_irqdev_open(struct inode *inode, struct file *file)
 
 	kref_get(&d->ref);
 	file->private_data = d;
+#if defined(IRQAIO_HAVE_AIO_FMODE_NOWAIT)
+	/* Requests honour IOCB_NOWAIT; without this aio refuses RWF_NOWAIT. */
+	file->f_mode |= FMODE_NOWAIT;
+#endif
 	return 0;
+}
+
+static loff_t demo_irqdev_llseek(struct file *file, loff_t offset, int whence)
+{
+	return fixed_size_llseek(file, offset, whence, EDU_DMA_BUF_SIZE);
 }
 
 static int demo_irqdev_release(struct inode *inode, struct file *file)
@@ -569,6 +983,8 @@ static const struct file_operations demo_irqdev_fops = {
 	.owner		= THIS_MODULE,
 	.open		= demo_irqdev_open,
 	.release	= demo_irqdev_release,
+	.llseek		= demo_irqdev_llseek,
+	AIO_COMPAT_FOPS(demo_irqdev),
 	.unlocked_ioctl	= demo_irqdev_ioctl,
 	.compat_ioctl	= compat_ptr_ioctl,
 };
@@ -630,6 +1046,14 @@ static int demo_irqdev_probe(struct pci_dev *pdev, const struct pci_device_id *i
 	spin_lock_init(&d->stats_lock);
 	init_completion(&d->soft_done);
 	init_completion(&d->fact_done);
+	spin_lock_init(&d->dma_lock);
+	INIT_LIST_HEAD(&d->dma_queue);
+	INIT_LIST_HEAD(&d->dma_cancelled);
+	INIT_WORK(&d->cancel_work, demo_irqdev_cancel_work);
+	init_waitqueue_head(&d->dma_idle);
+	d->stats.dma_complete_kind = AIO_COMPAT_COMPLETE_KIND;
+	d->stats.dma_pin_kind = AIO_COMPAT_PIN_KIND;
+	d->stats.dma_can_cancel = AIO_COMPAT_CAN_CANCEL;
 	d->pdev = pdev;
 	/* Registered first, so it runs last: after the IRQ is freed. */
 	ret = devm_add_action_or_reset(dev, demo_irqdev_put_action, d);
@@ -648,7 +1072,13 @@ static int demo_irqdev_probe(struct pci_dev *pdev, const struct pci_device_id *i
 		dev_err(dev, "not an edu device (id %#x)\n", ident);
 		return -ENODEV;
 	}
-	pci_set_master(pdev);	/* MSI is a memory write by the device */
+	pci_set_master(pdev);	/* MSI is a memory write by the device; and DMA */
+	ret = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(EDU_DMA_ADDR_BITS));
+	if (ret)
+		return ret;
+	d->bounce = dmam_alloc_coherent(dev, EDU_DMA_BUF_SIZE, &d->bounce_dma, GFP_KERNEL);
+	if (!d->bounce)
+		return -ENOMEM;
 
 	irq_types = IRQ_COMPAT_PCI_IRQ_INTX;
 	if (!force_intx)
@@ -709,6 +1139,7 @@ static void demo_irqdev_remove(struct pci_dev *pdev)
 	complete_all(&d->soft_done);
 	complete_all(&d->fact_done);
 	misc_deregister(&d->misc);
+	demo_irqdev_dma_stop(d);
 	mutex_lock(&d->op_lock);
 	d->gone = true;
 	/*

@@ -2,6 +2,19 @@
 /*
  * demo_irqdev user interface: one misc device per QEMU edu device,
  * /dev/demo_irqdev<N>. Shared by the driver and the in-guest tests.
+ *
+ * Data path: the file is DEMO_IRQDEV_DMA_SIZE bytes, backed by the edu
+ * device's DMA buffer (see there). read/write, readv/writev, pread/pwrite, io_submit()
+ * and io_uring move every byte by the device's DMA between that buffer and
+ * the caller's own pages, one transfer per page piece, one transfer in
+ * flight per device, requests served in the order they arrive; each is
+ * completed from the interrupt handler when its last transfer is done.
+ * Reads at or past the end return 0, across it short; writes across it
+ * short, at or past it -ENOSPC. A request that may not block (O_NONBLOCK,
+ * RWF_NOWAIT) while the device is busy fails with -EAGAIN, nothing queued.
+ * io_cancel() takes a request still waiting off the queue (it completes
+ * with -ECANCELED); one on the wire completes normally (io_cancel() says
+ * EAGAIN). Unbinding the device fails what waits with -ENODEV.
  */
 #ifndef _UAPI_IRQAIO_DEMO_IRQDEV_H
 #define _UAPI_IRQAIO_DEMO_IRQDEV_H
@@ -63,7 +76,32 @@ struct demo_irqdev_stats {
 	__u32 nmi_handler_args;	/* 2 (stock x86: regs) or 1 (patched), 0: no NMI */
 	/* last_ip as %pS ("symbol+off/size"); without CAP_SYSLOG "?" for a bare address */
 	char last_ip_sym[64];
+	/* The data path (see above). */
+	__u64 dma_transfers;	/* DMA transfers the device finished (interrupt cause bit 8) */
+	__u64 dma_irq_completions;	/* requests completed from the interrupt handler */
+	__u64 dma_queued;	/* requests the method left queued (-EIOCBQUEUED) */
+	__u64 dma_sync_waits;	/* requests a synchronous caller waited for in the method */
+	__u64 dma_cancelled;	/* requests io_cancel() took off the queue */
+	__u64 dma_failed;	/* failed by unbind (-ENODEV) or a lost interrupt (-EIO) */
+	__u64 dma_eagain;	/* requests that may not block refused (-EAGAIN) */
+	__u64 dma_bytes;	/* bytes moved by DMA */
+	__u64 dma_held;		/* page pieces held for DMA right now (0 when idle) */
+	__u64 dma_bounced;	/* pieces beyond the 28-bit reach, through a bounce buffer */
+	__u32 dma_max_depth;	/* most requests queued or on the wire at once */
+	/* AIO_COMPAT_COMPLETE_KIND: 2 ki_complete(res, res2), 3 ki_complete(res) */
+	__u32 dma_complete_kind;
+	/* AIO_COMPAT_PIN_KIND: 1 pin_user_pages_fast(), 2 iov_iter_extract_pages() */
+	__u32 dma_pin_kind;
+	__u32 dma_can_cancel;	/* 1: io_cancel() reaches the driver */
 };
+
+/*
+ * Size of the file: the edu device's 4096-byte DMA buffer less its last
+ * byte, which QEMU's edu model before commit 4c41ccf916c2 ("hw: misc: edu:
+ * fix 2 off-by-one errors"; Debian 12's QEMU 7.2 has the bug) cannot reach:
+ * it stops the machine for any transfer that ends at the buffer's end.
+ */
+#define DEMO_IRQDEV_DMA_SIZE		4095
 
 /*
  * DEMO_IRQDEV_IOC_NMI_CPU: raise one NMI on another CPU and report where it

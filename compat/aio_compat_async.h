@@ -1,0 +1,508 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * aio_compat_async.h - requests a driver finishes later: queued by the
+ * handler, completed from any context (the device's interrupt handler
+ * included), synchronous callers waited for inside the method, cancellation
+ * where the tree supports it, and the request's memory pinned for DMA
+ *
+ * Part of compat/aio_compat.h, which includes it: drivers include
+ * <aio_compat.h>, never this file.
+ *
+ * How a kiocb is completed later changed twice:
+ *
+ *   Linux 2.6.18 - 4.0   the method returns -EIOCBQUEUED, the driver calls
+ *                        the exported aio_complete(iocb, res, res2)
+ *   Linux 4.1 - 5.15     iocb->ki_complete(iocb, res, res2) (commit
+ *                        04b2fa9f8f36); a kiocb without one is synchronous
+ *   Linux 5.16 and later iocb->ki_complete(iocb, res) (commit 6b19b766e8f0)
+ *
+ * and a synchronous caller (read(2), readv(2), pread(2), kernel_read(), or
+ * a kiocb the tree marks synchronous) must never see -EIOCBQUEUED from
+ * 4.1 on (new_sync_read() BUG()s on it). The shim therefore waits for
+ * synchronous callers itself, on every tree, so the driver writes one path:
+ *
+ *	static ssize_t foo_rw(struct aio_compat_req *req)
+ *	{
+ *		struct foo_req *r = kzalloc(sizeof(*r), GFP_KERNEL);
+ *		ssize_t ret;
+ *
+ *		...
+ *		aio_compat_async_init(req, &r->async);
+ *		ret = aio_compat_pin(req, &r->async, len);  (bytes pinned)
+ *		...dma_map_sg(dev, r->async.sgl, r->async.nents, dir)...
+ *		aio_compat_set_cancel(req, foo_cancel);     (before queueing)
+ *		...queue r, start the device...
+ *		ret = aio_compat_queued(req, &r->async);
+ *		if (ret != -EIOCBQUEUED)
+ *			kfree(r);                           (a synchronous caller)
+ *		return ret;
+ *	}
+ *
+ *	(in the interrupt handler, once the device is done with r)
+ *		dma_unmap_sg(...);
+ *		if (aio_compat_complete(&r->async, bytes_or_errno))
+ *			kfree(r);                           (an asynchronous one)
+ *
+ * Ownership: after aio_compat_queued() an asynchronous request belongs to
+ * the completer (the handler must not touch it: it may be complete and
+ * freed already); a synchronous one is freed by the handler after the
+ * wait. aio_compat_complete() says which: true when the caller frees.
+ * A synchronous wait is uninterruptible: the device holds the caller's
+ * pages, so the driver must complete every request in bounded time (and
+ * fail its queue when the device goes away).
+ */
+#ifndef AIO_COMPAT_ASYNC_H
+#define AIO_COMPAT_ASYNC_H
+
+#ifndef AIO_COMPAT_H
+#error "include <aio_compat.h>, not aio_compat_async.h"
+#endif
+
+#if defined(IRQAIO_HAVE_AIO_KI_COMPLETE_2ARG) + defined(IRQAIO_HAVE_AIO_KI_COMPLETE_3ARG) + \
+	defined(IRQAIO_HAVE_AIO_COMPLETE_3ARG) > 1
+#error "aio_compat: more than one kiocb completion probed as valid; probe results are inconsistent"
+#endif
+
+/*
+ * AIO_COMPAT_COMPLETE_KIND says which completion the tree has (for
+ * statistics and tests): 1 aio_complete(iocb, res, res2), 2
+ * ki_complete(iocb, res, res2), 3 ki_complete(iocb, res). A tree with none
+ * of them gets no asynchronous API (the synchronous one is unaffected).
+ */
+#if defined(IRQAIO_HAVE_AIO_KI_COMPLETE_2ARG)
+/* Linux 5.16: ki_complete(iocb, res) (commit 6b19b766e8f0). */
+#define AIO_COMPAT_COMPLETE_KIND	3
+#define aio_compat__ki_complete(iocb, res)	((iocb)->ki_complete((iocb), (res)))
+#elif defined(IRQAIO_HAVE_AIO_KI_COMPLETE_3ARG)
+/* Linux 4.1-5.15: ki_complete(iocb, res, res2) (commit 04b2fa9f8f36). */
+#define AIO_COMPAT_COMPLETE_KIND	2
+#define aio_compat__ki_complete(iocb, res)	((iocb)->ki_complete((iocb), (res), 0))
+#elif defined(IRQAIO_HAVE_AIO_COMPLETE_3ARG_EXPORTED)
+/* Linux 2.6.18-4.0: the exported aio_complete() in <linux/aio.h>. */
+#define AIO_COMPAT_COMPLETE_KIND	1
+#define aio_compat__ki_complete(iocb, res)	aio_complete((iocb), (res), 0)
+#endif /* completion */
+
+#if defined(AIO_COMPAT_COMPLETE_KIND)
+#include <linux/completion.h>
+#include <linux/mm.h>
+#include <linux/scatterlist.h>
+#include <linux/slab.h>
+
+/*
+ * AIO_COMPAT_PIN_KIND says how aio_compat_pin() holds the request's memory
+ * (0: the tree has no pinning call this header knows, and there is no
+ * aio_compat_pin()): 1 pin_user_pages_fast() over the user segments, 2
+ * iov_iter_extract_pages().
+ */
+#if defined(IRQAIO_HAVE_ITER_EXTRACT_PAGES_EXPORTED) && defined(AIO_COMPAT__FAMILY_ITER)
+/* Linux 6.3: iov_iter_extract_pages() (commit 7d58fe731028). */
+#define AIO_COMPAT_PIN_KIND	2
+#elif defined(IRQAIO_HAVE_PIN_USER_PAGES_FAST_EXPORTED) && \
+	defined(AIO_COMPAT__FAMILY_ITER) && defined(IRQAIO_HAVE_ITER_TYPE_HELPERS)
+/* Linux 5.6-6.2: pin_user_pages_fast() (commit eddb1c228f79). */
+#define AIO_COMPAT_PIN_KIND	1
+#else
+#define AIO_COMPAT_PIN_KIND	0
+#endif /* pinning */
+
+/*
+ * AIO_COMPAT_CAN_CANCEL: 1 where aio_compat_set_cancel() reaches io_cancel()
+ * (kiocb_set_cancel_fn() safe on any kiocb, Linux 6.8 commit b820de741ae4
+ * and the stable trees it went to), else 0 and the call does nothing.
+ */
+#if defined(IRQAIO_HAVE_AIO_CANCEL_AIO_RW_EXPORTED)
+#define AIO_COMPAT_CAN_CANCEL	1
+#include <linux/aio.h>
+#else
+#define AIO_COMPAT_CAN_CANCEL	0
+#endif
+
+/**
+ * struct aio_compat_async - the shim's part of a request finished later
+ * @sgl: the pinned data, one entry per page piece, in request order, for
+ *	dma_map_sg(dev, @sgl, @nents, dir) (aio_compat_pin())
+ * @nents: entries in @sgl
+ * @pinned: bytes @sgl covers
+ *
+ * Embedded in the driver's own request; the remaining members are private.
+ */
+struct aio_compat_async {
+	struct scatterlist *sgl;
+	unsigned int nents;
+	size_t pinned;
+	/* private: */
+	struct kiocb *iocb;		/* NULL: a synchronous caller waits */
+	struct completion done;		/* ... here, */
+	ssize_t res;			/* ... for this result */
+	struct page **pages;		/* what aio_compat__unpin() releases */
+	unsigned int nr_pages;
+	unsigned int max_pages;
+	bool unpin;			/* @pages hold FOLL_PIN pins */
+};
+
+/**
+ * aio_compat_is_async() - will the caller take -EIOCBQUEUED?
+ * @req: the request
+ *
+ * Return: true for a kiocb of io_submit() or io_uring (one the tree does
+ * not mark synchronous); false for read(2) and friends, kernel_read(), a
+ * 2.6.18 ->readv call and aio_compat_rw_buf() (no kiocb at all).
+ */
+static inline bool aio_compat_is_async(const struct aio_compat_req *req)
+{
+	return req->iocb && !is_sync_kiocb(req->iocb);
+}
+
+/**
+ * aio_compat_async_init() - start a request the driver will finish later
+ * @req: the request, as the generated method passed it to the handler
+ * @a: the shim's part of the driver's request (zeroed or not)
+ */
+static inline void aio_compat_async_init(const struct aio_compat_req *req,
+					 struct aio_compat_async *a)
+{
+	*a = (struct aio_compat_async) {
+		.iocb = aio_compat_is_async(req) ? req->iocb : NULL,
+	};
+	init_completion(&a->done);
+}
+
+/* Release the pinned pages and the list; callable in any context. */
+static inline void aio_compat__unpin(struct aio_compat_async *a)
+{
+#if AIO_COMPAT_PIN_KIND
+	unsigned int k;
+
+	for (k = 0; k < a->nr_pages && a->unpin; k++)
+		unpin_user_page(a->pages[k]);
+#endif
+	kfree(a->pages);
+	kfree(a->sgl);
+	a->pages = NULL;
+	a->sgl = NULL;
+	a->nr_pages = 0;
+	a->nents = 0;
+}
+
+/**
+ * aio_compat_unpin() - give back what aio_compat_pin() took
+ * @a: the request
+ *
+ * For a request that is abandoned before it is queued (an error after
+ * pinning); aio_compat_complete() does it for queued ones. Any context.
+ */
+static inline void aio_compat_unpin(struct aio_compat_async *a)
+{
+	aio_compat__unpin(a);
+}
+
+/**
+ * aio_compat_complete() - finish a queued request
+ * @a: the request
+ * @res: bytes done, or a negative errno
+ *
+ * Callable from any context, the hard interrupt handler included, once the
+ * device no longer touches the request's memory (after dma_unmap_sg()),
+ * and exactly once per request. Releases the pinned pages, then completes
+ * the kiocb through the tree's call (an asynchronous caller) or wakes the
+ * method waiting in aio_compat_queued() (a synchronous one).
+ *
+ * Return: true if the caller now frees the driver's request (asynchronous);
+ * false if the waiting handler does (and the caller must not touch it).
+ */
+static inline bool aio_compat_complete(struct aio_compat_async *a, ssize_t res)
+{
+	struct kiocb *iocb = a->iocb;
+
+	aio_compat__unpin(a);
+	if (!iocb) {
+		a->res = res;
+		complete(&a->done);
+		return false;
+	}
+	aio_compat__ki_complete(iocb, res);
+	return true;
+}
+
+/**
+ * aio_compat_queued() - the handler's result for a request it queued
+ * @req: the request
+ * @a: the queued request's shim part
+ *
+ * Return: -EIOCBQUEUED for an asynchronous caller (@a then belongs to the
+ * completer: do not touch it); for a synchronous caller, waits for
+ * aio_compat_complete() and returns its @res (the method moves the file
+ * position by it as for any result).
+ */
+static inline ssize_t aio_compat_queued(const struct aio_compat_req *req,
+					struct aio_compat_async *a)
+{
+	if (aio_compat_is_async(req))
+		return -EIOCBQUEUED;
+	wait_for_completion(&a->done);
+	return a->res;
+}
+
+/**
+ * typedef aio_compat_cancel_fn - the driver's io_cancel() callback
+ * @iocb: the kiocb to cancel
+ *
+ * Called under the aio context's lock with interrupts off: it must not
+ * complete the request itself (aio_compat_complete() would take that lock
+ * again). A request still queued: take it off the queue and complete it
+ * with -ECANCELED from elsewhere (a work item), return 0. One the device
+ * is already working on: return a negative errno (io_cancel() reports it)
+ * and let it complete normally.
+ */
+typedef int (aio_compat_cancel_fn)(struct kiocb *iocb);
+
+/**
+ * aio_compat_set_cancel() - let io_cancel() reach the driver
+ * @req: the request, before the device or the completer can see it
+ * @cancel: the driver's callback
+ *
+ * Only asynchronous io_submit() requests can be cancelled, and only where
+ * AIO_COMPAT_CAN_CANCEL is 1; elsewhere this does nothing.
+ */
+static inline void aio_compat_set_cancel(const struct aio_compat_req *req,
+					 aio_compat_cancel_fn *cancel)
+{
+#if AIO_COMPAT_CAN_CANCEL
+	if (aio_compat_is_async(req))
+		kiocb_set_cancel_fn(req->iocb, cancel);
+#endif
+}
+
+#if AIO_COMPAT_PIN_KIND
+/* Add @len bytes of @page from @off to @a's list (each piece in one page). */
+static inline void aio_compat__add_page(struct aio_compat_async *a,
+					struct page *page, size_t off,
+					size_t len)
+{
+	sg_set_page(&a->sgl[a->nents++], page, len, off);
+	a->pinned += len;
+}
+
+/* Room for the pages of @len bytes of @i, and the list over them. */
+static inline int aio_compat__pin_alloc(struct aio_compat_async *a,
+					struct iov_iter *i, size_t len)
+{
+	unsigned int n;
+
+	iov_iter_truncate(i, len);
+	n = iov_iter_npages(i, INT_MAX);
+	if (!n)
+		return -EFAULT;
+	a->pages = kcalloc(n, sizeof(*a->pages), GFP_KERNEL);
+	a->sgl = kcalloc(n, sizeof(*a->sgl), GFP_KERNEL);
+	if (!a->pages || !a->sgl) {
+		aio_compat__unpin(a);
+		return -ENOMEM;
+	}
+	sg_init_table(a->sgl, n);
+	a->max_pages = n;
+	return 0;
+}
+#endif /* AIO_COMPAT_PIN_KIND */
+
+#if AIO_COMPAT_PIN_KIND == 2
+/*
+ * Linux 6.3+: iov_iter_extract_pages() serves every iterator type: it pins
+ * user memory (iov_iter_extract_will_pin()) and takes nothing on
+ * kernel-backed iterators, whose owner keeps them for the request's life.
+ */
+static inline ssize_t aio_compat__pin_iter(struct aio_compat_req *req,
+					   struct aio_compat_async *a,
+					   size_t len)
+{
+	struct iov_iter *i = req->iter;
+	ssize_t err = 0;
+
+	a->unpin = iov_iter_extract_will_pin(i);
+	while (a->pinned < len && a->nr_pages < a->max_pages) {
+		struct page **p = a->pages + a->nr_pages;
+		size_t off, left;
+		ssize_t n;
+
+		n = iov_iter_extract_pages(i, &p, len - a->pinned,
+					   a->max_pages - a->nr_pages, 0, &off);
+		if (n <= 0) {
+			err = n ? n : -EFAULT;
+			break;
+		}
+		for (left = n; left; off = 0) {
+			size_t piece = min_t(size_t, left, PAGE_SIZE - off);
+
+			aio_compat__add_page(a, a->pages[a->nr_pages++], off,
+					     piece);
+			left -= piece;
+		}
+	}
+	return a->pinned ? (ssize_t)a->pinned : err;
+}
+#elif AIO_COMPAT_PIN_KIND == 1
+#include <linux/bvec.h>
+
+/* One user segment: pin its pages, list them; short at the first fault. */
+static inline ssize_t aio_compat__pin_seg(struct aio_compat_req *req,
+					  void __user *ubuf, size_t len,
+					  loff_t pos, void *priv)
+{
+	struct aio_compat_async *a = priv;
+	unsigned long addr = (unsigned long)ubuf;
+	size_t off = offset_in_page(addr), done = 0;
+	unsigned int want = DIV_ROUND_UP(off + len, PAGE_SIZE), k;
+	int got;
+
+	if (want > a->max_pages - a->nr_pages)
+		want = a->max_pages - a->nr_pages;
+	got = pin_user_pages_fast(addr & PAGE_MASK, want,
+				  req->write ? 0 : FOLL_WRITE,
+				  a->pages + a->nr_pages);
+	if (got <= 0)
+		return got ? got : -EFAULT;
+	for (k = 0; k < (unsigned int)got && done < len; k++, off = 0) {
+		size_t piece = min_t(size_t, len - done, PAGE_SIZE - off);
+
+		aio_compat__add_page(a, a->pages[a->nr_pages + k], off, piece);
+		done += piece;
+	}
+	a->nr_pages += got;
+	return done;
+}
+
+/* A kernel address range, page by page (vmalloc'ed or linear). */
+static inline void aio_compat__pin_kaddr(struct aio_compat_async *a,
+					 char *p, size_t len)
+{
+	while (len && a->nents < a->max_pages) {
+		size_t off = offset_in_page(p);
+		size_t piece = min_t(size_t, len, PAGE_SIZE - off);
+		struct page *page = is_vmalloc_addr(p) ? vmalloc_to_page(p) :
+					virt_to_page(p);
+
+		aio_compat__add_page(a, page, off, piece);
+		p += piece;
+		len -= piece;
+	}
+}
+
+/*
+ * Linux 5.6-6.2: user segments pinned with pin_user_pages_fast(); bvec and
+ * kvec iterators listed page by page without a reference (their owner,
+ * io_uring or a kernel_read() caller, keeps them for the request's life).
+ */
+static inline ssize_t aio_compat__pin_iter(struct aio_compat_req *req,
+					   struct aio_compat_async *a,
+					   size_t len)
+{
+	struct iov_iter *i = req->iter;
+	size_t skip = i->iov_offset;
+	unsigned long k;
+	ssize_t ret;
+
+	if (req->shape <= AIO_COMPAT_SHAPE_UBUF) {
+		size_t count = req->count;
+
+		/* The walk stops after req->count bytes: make that @len. */
+		a->unpin = true;
+		req->count = len;
+		ret = aio_compat_seg_walk(req, aio_compat__pin_seg, a);
+		req->count = count;
+		return ret > 0 ? (ssize_t)a->pinned : ret;
+	}
+	for (k = 0; k < i->nr_segs && a->pinned < len; k++, skip = 0) {
+		size_t want;
+
+		if (iov_iter_is_bvec(i)) {
+			const struct bio_vec *bv = &i->bvec[k];
+			size_t off;
+
+			if (skip >= bv->bv_len) {
+				skip -= bv->bv_len;
+				continue;
+			}
+			want = min_t(size_t, bv->bv_len - skip, len - a->pinned);
+			for (off = bv->bv_offset + skip; want && a->nents < a->max_pages;) {
+				size_t po = off % PAGE_SIZE;
+				size_t piece = min_t(size_t, want, PAGE_SIZE - po);
+
+				aio_compat__add_page(a, nth_page(bv->bv_page, off / PAGE_SIZE),
+						     po, piece);
+				off += piece;
+				want -= piece;
+			}
+		} else if (iov_iter_is_kvec(i)) {
+			const struct kvec *kv = &i->kvec[k];
+
+			if (skip >= kv->iov_len) {
+				skip -= kv->iov_len;
+				continue;
+			}
+			want = min_t(size_t, kv->iov_len - skip, len - a->pinned);
+			aio_compat__pin_kaddr(a, (char *)kv->iov_base + skip, want);
+		} else {
+			return -EINVAL;
+		}
+	}
+	if (a->pinned)
+		iov_iter_advance(i, a->pinned);
+	return a->pinned ? (ssize_t)a->pinned : -EFAULT;
+}
+#endif /* AIO_COMPAT_PIN_KIND */
+
+#if AIO_COMPAT_PIN_KIND
+/**
+ * aio_compat_pin() - hold a request's memory for DMA
+ * @req: the request, as the generated method passed it to the handler
+ * @a: initialised by aio_compat_async_init()
+ * @len: bytes wanted from the request's current position
+ *	(at most @req->count)
+ *
+ * Lists the request's memory in @a->sgl, whatever its iterator (user
+ * iovecs, ITER_UBUF, io_uring's registered buffers as ITER_BVEC, ITER_KVEC),
+ * one entry per page piece, in order, for dma_map_sg(). User memory is
+ * pinned (FOLL_PIN; for a read, writable, and dirtied now as
+ * bio_set_pages_dirty() does, since completion may run where
+ * set_page_dirty_lock() cannot) until aio_compat_complete() or
+ * aio_compat_unpin(). Moves the request's position (its iterator) by what
+ * it pinned. May sleep (page faults). A handler uses this or the copy API
+ * on a request, not both.
+ *
+ * Return: the bytes pinned (less than @len at a fault: a short request, as
+ * for O_DIRECT), or a negative errno with nothing held: -EFAULT for memory
+ * that is not there or not writable for a read, -ENOMEM, -EINVAL for an
+ * iterator that is not memory (a pipe, a discard).
+ */
+static inline ssize_t aio_compat_pin(struct aio_compat_req *req,
+				     struct aio_compat_async *a, size_t len)
+{
+	size_t count = iov_iter_count(req->iter);
+	unsigned int k;
+	ssize_t ret;
+
+	if (!len)
+		return 0;
+	if (len > count)
+		len = count;
+	ret = aio_compat__pin_alloc(a, req->iter, len);
+	if (!ret)
+		ret = aio_compat__pin_iter(req, a, len);
+	/* Undo the truncation; the iterator keeps what pinning consumed. */
+	iov_iter_reexpand(req->iter, count - (ret > 0 ? ret : 0));
+	if (ret <= 0) {
+		aio_compat__unpin(a);
+		return ret ? ret : -EFAULT;
+	}
+	sg_mark_end(&a->sgl[a->nents - 1]);
+	if (!req->write && a->unpin)
+		for (k = 0; k < a->nr_pages; k++)
+			set_page_dirty_lock(a->pages[k]);
+	return ret;
+}
+#endif /* AIO_COMPAT_PIN_KIND */
+
+#endif /* AIO_COMPAT_COMPLETE_KIND */
+
+#endif /* AIO_COMPAT_ASYNC_H */
