@@ -57,8 +57,10 @@
  * family shares, aio_compat_rw_buf()) and one per method family, which it
  * includes: aio_compat_iter.h (read_iter), aio_compat_iovec.h (iovec
  * aio_read) and aio_compat_buf.h (buffer aio_read + readv), the last two
- * over aio_compat_user.h (their user-segment copy). Drivers include only
- * <aio_compat.h>.
+ * over aio_compat_user.h (their user-segment copy); aio_compat_async.h
+ * (requests the driver queues and completes later, from its interrupt
+ * handler: completion, the synchronous wait, cancellation, pinning for
+ * DMA) on every family. Drivers include only <aio_compat.h>.
  *
  * A driver that needs the user addresses themselves (to pin pages for DMA)
  * walks the request with aio_compat_seg_walk() instead: a callback per user
