@@ -578,6 +578,9 @@ static ssize_t demo_irqdev_rw(struct aio_compat_req *req)
 	size_t len;
 	ssize_t ret;
 
+	/* Not mapped for a device that is going away (checked again when queueing). */
+	if (READ_ONCE(d->dma_stopping))
+		return -ENODEV;
 	if (req->pos >= EDU_DMA_BUF_SIZE)
 		return req->write && req->count ? -ENOSPC : 0;
 	len = min_t(size_t, req->count, EDU_DMA_BUF_SIZE - req->pos);
@@ -636,7 +639,7 @@ static void demo_irqdev_dma_stop(struct demo_irqdev *d)
 	LIST_HEAD(failed);
 
 	spin_lock_irq(&d->dma_lock);
-	d->dma_stopping = true;
+	WRITE_ONCE(d->dma_stopping, true);
 	list_splice_init(&d->dma_queue, &failed);
 	spin_unlock_irq(&d->dma_lock);
 	list_for_each_entry_safe(r, tmp, &failed, node) {
