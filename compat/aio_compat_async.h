@@ -269,8 +269,9 @@ static inline void aio_compat_set_cancel(const struct aio_compat_req *req,
 					 aio_compat_cancel_fn *cancel)
 {
 #if AIO_COMPAT_CAN_CANCEL
-	if (aio_compat_is_async(req))
-		kiocb_set_cancel_fn(req->iocb, cancel);
+	if (!aio_compat_is_async(req))
+		return;
+	kiocb_set_cancel_fn(req->iocb, cancel);
 #endif
 }
 
