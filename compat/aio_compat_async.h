@@ -79,6 +79,7 @@
 #define aio_compat__ki_complete(iocb, res)	((iocb)->ki_complete((iocb), (res), 0))
 #elif defined(IRQAIO_HAVE_AIO_COMPLETE_3ARG_EXPORTED)
 /* Linux 2.6.18-4.0: the exported aio_complete() in <linux/aio.h>. */
+#include <linux/aio.h>
 #define AIO_COMPAT_COMPLETE_KIND	1
 #define aio_compat__ki_complete(iocb, res)	aio_complete((iocb), (res), 0)
 #endif /* completion */

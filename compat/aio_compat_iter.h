@@ -13,6 +13,9 @@
 #error "include <aio_compat.h>, not aio_compat_iter.h"
 #endif
 
+/* Before Linux 4.1 (3.19-4.0 here), struct kiocb lives in <linux/aio.h>. */
+#include <linux/aio.h>
+
 /*
  * Linux 3.16+: ->read_iter/->write_iter(kiocb, iov_iter) (commit
  * 293bc9822fa9); aio, readv(2), splice, kernel_read() and (since 4.1)

@@ -4,8 +4,10 @@
 #define MODEL_LINUX_ERRNO_H
 #define EIO		5
 #define EAGAIN		11
+#define ENOMEM		12
 #define EFAULT		14
 #define EINVAL		22
 #define ENOSPC		28
 #define ERESTARTSYS	512
+#define EIOCBQUEUED	529	/* the method queued the kiocb; aio_complete() later */
 #endif

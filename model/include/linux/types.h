@@ -7,4 +7,5 @@
 typedef unsigned char u8;
 typedef unsigned int u32;
 typedef unsigned long long u64;
+typedef unsigned int gfp_t;
 #endif

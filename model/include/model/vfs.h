@@ -12,12 +12,20 @@
  *                        2.6.19: do_sync_readv_writev(): ->aio_read(iov)
  *   io_submit()          PREAD/PWRITE: ->aio_read(buf) (2.6.18) or one
  *                        wrapped iovec (2.6.19); PREADV/PWRITEV only in
- *                        2.6.19. The kiocb is not sync and f_pos never moves.
+ *                        2.6.19. The kiocb is not sync and f_pos never moves;
+ *                        a result other than -EIOCBQUEUED is completed at
+ *                        once with aio_complete() (aio_run_iocb()), else
+ *                        the driver does it later.
  *   3.16+ (the world's <linux/uio.h> has the iov_iter): a file with
  *   ->read_iter gets all of these through it, as new_sync_read() and
  *   aio_run_iocb() did; model_kernel_rw() is kernel_read()/kernel_write()
  *   (ITER_KVEC), model_bvec_rw() a page-backed request (ITER_BVEC, as
  *   iter_file_splice_write() and io_uring's fixed buffers make).
+ *
+ * A sync kiocb's method returning -EIOCBQUEUED was waited for with
+ * wait_on_sync_kiocb() up to Linux 4.0 (4.1's new_sync_read() BUG()s on
+ * it); the model waits too, and counts it in model_sync_queued(): the shim
+ * promises that a synchronous caller never gets -EIOCBQUEUED.
  */
 #ifndef MODEL_VFS_H
 #define MODEL_VFS_H
@@ -29,6 +37,28 @@
 #define IOCB_CMD_PWRITE		1
 #define IOCB_CMD_PREADV		7
 #define IOCB_CMD_PWRITEV	8
+
+/* Synchronous callers that got -EIOCBQUEUED from a method. */
+static inline int *model_sync_queued(void)
+{
+	static int n;
+
+	return &n;
+}
+
+/*
+ * The result of a method a synchronous caller called: with a sync @kiocb,
+ * what do_sync_read() and friends did up to Linux 4.0; without one (the
+ * 2.6.18 ->readv, a driver's own ->read), -EIOCBQUEUED would reach user
+ * space.
+ */
+static inline ssize_t model_sync_result(struct kiocb *kiocb, ssize_t ret)
+{
+	if (ret != -EIOCBQUEUED)
+		return ret;
+	(*model_sync_queued())++;
+	return kiocb ? wait_on_sync_kiocb(kiocb) : ret;
+}
 
 /* rw_copy_check_uvector(): the kernel's own checks of an iovec array. */
 static inline ssize_t model_check_uvector(const struct iovec *iov, unsigned long nr)
@@ -67,7 +97,7 @@ static inline ssize_t model_kernel_rw(struct file *file, int write, void *buf, s
 	init_sync_kiocb(&kiocb, file);
 	kiocb.ki_pos = *ppos;
 	iov_iter_kvec(&iter, write ? WRITE : READ, &kv, 1, len);
-	ret = model_call_iter(file, &kiocb, write, &iter);
+	ret = model_sync_result(&kiocb, model_call_iter(file, &kiocb, write, &iter));
 	*ppos = kiocb.ki_pos;
 	return ret;
 }
@@ -81,7 +111,7 @@ static inline ssize_t model_bvec_rw(struct file *file, int write, const struct b
 	init_sync_kiocb(&kiocb, file);
 	kiocb.ki_pos = pos;
 	iov_iter_bvec(&iter, write ? WRITE : READ, bv, nr, len);
-	return model_call_iter(file, &kiocb, write, &iter);
+	return model_sync_result(&kiocb, model_call_iter(file, &kiocb, write, &iter));
 }
 #endif
 
@@ -120,12 +150,13 @@ static inline ssize_t model_vfs_rw(struct file *file, int write, char __user *bu
 	ssize_t ret;
 
 	if (!write && file->f_op->read)
-		return file->f_op->read(file, buf, len, ppos);
+		return model_sync_result(NULL, file->f_op->read(file, buf, len, ppos));
 	if (write && file->f_op->write)
-		return file->f_op->write(file, buf, len, ppos);
+		return model_sync_result(NULL, file->f_op->write(file, buf, len, ppos));
 	init_sync_kiocb(&kiocb, file);
 	kiocb.ki_pos = *ppos;
 	ret = model_call_aio(file, &kiocb, write, buf, len, kiocb.ki_pos);
+	ret = model_sync_result(&kiocb, ret);
 	*ppos = kiocb.ki_pos;
 	return ret;
 }
@@ -141,7 +172,8 @@ static inline ssize_t model_vfs_rwv(struct file *file, int write, const struct i
 		return ret;
 #if LINUX_VERSION_CODE < KERNEL_VERSION(2, 6, 19)
 	if (write ? f->writev != NULL : f->readv != NULL)
-		return write ? f->writev(file, iov, nr, ppos) : f->readv(file, iov, nr, ppos);
+		return model_sync_result(NULL, write ? f->writev(file, iov, nr, ppos) :
+						       f->readv(file, iov, nr, ppos));
 	if (!(write ? (void *)f->write : (void *)f->read))
 		return -EINVAL;
 	{	/* do_loop_readv_writev(): ->read/->write per segment */
@@ -171,6 +203,7 @@ static inline ssize_t model_vfs_rwv(struct file *file, int write, const struct i
 
 			iov_iter_init(&iter, write ? WRITE : READ, iov, nr, ret);
 			ret = model_call_iter(file, &kiocb, write, &iter);
+			ret = model_sync_result(&kiocb, ret);
 			*ppos = kiocb.ki_pos;
 			return ret;
 		}
@@ -179,6 +212,7 @@ static inline ssize_t model_vfs_rwv(struct file *file, int write, const struct i
 			return -EINVAL;
 		ret = write ? f->aio_write(&kiocb, iov, nr, kiocb.ki_pos) :
 			      f->aio_read(&kiocb, iov, nr, kiocb.ki_pos);
+		ret = model_sync_result(&kiocb, ret);
 		*ppos = kiocb.ki_pos;
 		return ret;
 	}
@@ -186,26 +220,30 @@ static inline ssize_t model_vfs_rwv(struct file *file, int write, const struct i
 }
 
 /*
- * One io_submit() iocb, completed during submission (as a synchronous
- * driver does): returns the event's res, or the submission error.
+ * io_submit() of one iocb into @kiocb, which must stay until its event:
  * @buf is the buffer (PREAD/PWRITE) or the iovec array (PREADV/PWRITEV).
+ * Returns 0 once submitted (the method's result is the event's res, on
+ * the kiocb: model_aio_completions(), wait_on_sync_kiocb()), or the
+ * submission error, with no event.
  */
-static inline ssize_t model_io_submit_one(struct file *file, int opcode, void *buf,
-					  unsigned long nbytes, loff_t offset)
+static inline int model_io_submit(struct kiocb *kiocb, struct file *file, int opcode,
+				  void *buf, unsigned long nbytes, loff_t offset)
 {
-	struct kiocb kiocb = { .ki_key = 0, .ki_filp = file, .ki_pos = offset };
 	int write = opcode == IOCB_CMD_PWRITE || opcode == IOCB_CMD_PWRITEV;
+	ssize_t ret;
 
+	*kiocb = (struct kiocb){ .ki_key = 0, .ki_filp = file, .ki_pos = offset };
 	switch (opcode) {
 	case IOCB_CMD_PREAD:
 	case IOCB_CMD_PWRITE:
-		return model_call_aio(file, &kiocb, write, buf, nbytes, offset);
+		ret = model_call_aio(file, kiocb, write, buf, nbytes, offset);
+		break;
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(2, 6, 19)
 	case IOCB_CMD_PREADV:
 	case IOCB_CMD_PWRITEV: {
 		const struct iovec *iov = buf;
-		ssize_t ret = model_check_uvector(iov, nbytes);
 
+		ret = model_check_uvector(iov, nbytes);
 		if (ret < 0)
 			return ret;
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(3, 16, 0)
@@ -213,15 +251,37 @@ static inline ssize_t model_io_submit_one(struct file *file, int opcode, void *b
 			struct iov_iter iter;
 
 			iov_iter_init(&iter, write ? WRITE : READ, iov, nbytes, ret);
-			return model_call_iter(file, &kiocb, write, &iter);
+			ret = model_call_iter(file, kiocb, write, &iter);
+			break;
 		}
 #endif
-		return write ? file->f_op->aio_write(&kiocb, iov, nbytes, offset) :
-			       file->f_op->aio_read(&kiocb, iov, nbytes, offset);
+		ret = write ? file->f_op->aio_write(kiocb, iov, nbytes, offset) :
+			      file->f_op->aio_read(kiocb, iov, nbytes, offset);
+		break;
 	}
 #endif
 	default:
 		return -EINVAL;	/* 2.6.18 had no vectored aio commands */
 	}
+	/* aio_run_iocb(): -EIOCBQUEUED is the driver's to complete */
+	if (ret != -EIOCBQUEUED)
+		aio_complete(kiocb, ret, 0);
+	return 0;
+}
+
+/*
+ * One io_submit() iocb to a driver that completes it during submission:
+ * the event's res, or the submission error; -EIOCBQUEUED (and a kiocb the
+ * driver must not complete any more) for one that queued it.
+ */
+static inline ssize_t model_io_submit_one(struct file *file, int opcode, void *buf,
+					  unsigned long nbytes, loff_t offset)
+{
+	struct kiocb kiocb;
+	int err = model_io_submit(&kiocb, file, opcode, buf, nbytes, offset);
+
+	if (err)
+		return err;
+	return kiocb.model_completions ? kiocb.model_res : -EIOCBQUEUED;
 }
 #endif /* MODEL_VFS_H */

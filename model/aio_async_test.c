@@ -1,0 +1,561 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * MODEL, not a kernel. Requests finished later (compat/aio_compat_async.h)
+ * in the worlds whose completion is the exported aio_complete(iocb, res,
+ * res2) of 2.6.18-4.0: a driver's handler queues every request on a model
+ * device and returns aio_compat_queued(); the device raises one interrupt
+ * per request from a thread of its own (another CPU, through the model's
+ * do_IRQ()), and the interrupt handler finishes it with
+ * aio_compat_complete(). An io_submit() kiocb gets -EIOCBQUEUED from the
+ * method and exactly one aio_complete() later; read(2), readv(2) (2.6.18:
+ * ->readv, no kiocb), kernel_read() (4.0) and a driver's own ->read through
+ * aio_compat_rw_buf() wait inside the method for the interrupt and never
+ * see -EIOCBQUEUED. The data moves at submission (these worlds have no
+ * pinning API for the device to use); the device only reports the result.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+/* The shim first: it must include everything it uses itself. */
+#include <aio_compat.h>
+#include <irq_compat.h>
+#include <linux/slab.h>
+#include <model/vfs.h>
+#include "model_ktap.h"
+
+/* IS_DEFINED(IRQAIO_HAVE_X): 1 if the probe defined it (to 1), else 0. */
+#define MODEL_PLACEHOLDER_1 0,
+#define IS_DEFINED(x) IS_DEFINED_1(x)
+#define IS_DEFINED_1(val) IS_DEFINED_2(MODEL_PLACEHOLDER_##val)
+#define IS_DEFINED_2(arg1_or_junk) IS_DEFINED_3(arg1_or_junk 1, 0)
+#define IS_DEFINED_3(ignored, val, ...) val
+
+static int test_features(void)
+{
+	/* the probe agrees with the world's Module.symvers */
+	MODEL_EXPECT(IS_DEFINED(IRQAIO_HAVE_AIO_COMPLETE_3ARG));
+	MODEL_EXPECT(IS_DEFINED(IRQAIO_HAVE_AIO_COMPLETE_3ARG_EXPORTED) ==
+		     MODEL_WORLD_EXPORTS_AIO_COMPLETE);
+	MODEL_EXPECT(!IS_DEFINED(IRQAIO_HAVE_AIO_KI_COMPLETE_3ARG));
+	MODEL_EXPECT(!IS_DEFINED(IRQAIO_HAVE_AIO_KI_COMPLETE_2ARG));
+	MODEL_EXPECT(!IS_DEFINED(IRQAIO_HAVE_PIN_USER_PAGES_FAST));
+	MODEL_EXPECT(!IS_DEFINED(IRQAIO_HAVE_ITER_EXTRACT_PAGES));
+	MODEL_EXPECT(!IS_DEFINED(IRQAIO_HAVE_AIO_CANCEL_AIO_RW));
+#if defined(AIO_COMPAT_COMPLETE_KIND)
+	MODEL_EXPECT(MODEL_WORLD_EXPORTS_AIO_COMPLETE);
+	MODEL_EXPECT(AIO_COMPAT_COMPLETE_KIND == 1);
+	MODEL_EXPECT(AIO_COMPAT_PIN_KIND == 0);
+	MODEL_EXPECT(AIO_COMPAT_CAN_CANCEL == 0);
+#else
+	/* not exported: no asynchronous API at all */
+	MODEL_EXPECT(!MODEL_WORLD_EXPORTS_AIO_COMPLETE);
+#endif
+	return 0;
+}
+
+#if defined(AIO_COMPAT_COMPLETE_KIND)
+#define MDEV_IRQ	7
+#define STORE_SIZE	4096
+#define NR_IN_FLIGHT	16
+
+static unsigned char store[STORE_SIZE];
+
+/* The driver's request: the shim's part and what the device will report. */
+struct mdev_req {
+	struct aio_compat_async async;
+	struct mdev_req *next;
+	ssize_t res;
+};
+
+/*
+ * The model device: requests served in order, one interrupt each, raised
+ * by the device's own thread while it may run.
+ */
+static struct {
+	pthread_mutex_t lock;		/* protects all of this */
+	pthread_cond_t cond;		/* any of it changed */
+	struct mdev_req *head, **tail;	/* queued, not yet taken */
+	bool run;			/* may the device start requests */
+	bool stop;			/* the device thread ends */
+	ssize_t error;			/* report this instead of the bytes */
+	unsigned int raised;		/* interrupts that took a request */
+	unsigned int done;		/* ... and returned */
+	unsigned int completer_frees;	/* aio_compat_complete() was true */
+	unsigned int waiter_frees;	/* ... false */
+	unsigned int async_seen;	/* aio_compat_is_async() in the handler */
+	unsigned int sync_seen;
+	unsigned int cancel_touched;	/* set_cancel() changed the kiocb */
+	unsigned int cancel_calls;
+} mdev = {
+	.lock = PTHREAD_MUTEX_INITIALIZER,
+	.cond = PTHREAD_COND_INITIALIZER,
+	.head = NULL,
+	.tail = &mdev.head,
+};
+
+static struct pt_regs mdev_regs;
+
+static void mdev_lock(void)
+{
+	pthread_mutex_lock(&mdev.lock);
+}
+
+/* Unlock, waking whoever waits for a change. */
+static void mdev_unlock(void)
+{
+	pthread_cond_broadcast(&mdev.cond);
+	pthread_mutex_unlock(&mdev.lock);
+}
+
+static unsigned int mdev_read_counter(const unsigned int *c)
+{
+	unsigned int v;
+
+	mdev_lock();
+	v = *c;
+	mdev_unlock();
+	return v;
+}
+
+static void mdev_set_run(bool run)
+{
+	mdev_lock();
+	mdev.run = run;
+	mdev_unlock();
+}
+
+/* Wait until @n interrupts have returned since the reset; false on timeout. */
+static bool mdev_wait_done(unsigned int n)
+{
+	struct timespec end;
+	bool ok = true;
+
+	clock_gettime(CLOCK_REALTIME, &end);
+	end.tv_sec += MODEL_WAIT_SECONDS;
+	mdev_lock();
+	while (mdev.done < n && ok)
+		ok = !pthread_cond_timedwait(&mdev.cond, &mdev.lock, &end);
+	ok = mdev.done >= n;
+	mdev_unlock();
+	return ok;
+}
+
+static IRQ_COMPAT_HANDLER(mdev_isr, irq, dev_id)
+{
+	struct mdev_req *r;
+	bool freed;
+
+	mdev_lock();
+	r = mdev.head;
+	if (r) {
+		mdev.head = r->next;
+		if (!mdev.head)
+			mdev.tail = &mdev.head;
+		mdev.raised++;
+	}
+	mdev_unlock();
+	if (!r)
+		return IRQ_NONE;
+	/* an asynchronous r is ours to free; a synchronous one is not */
+	freed = aio_compat_complete(&r->async, r->res);
+	if (freed)
+		kfree(r);
+	mdev_lock();
+	if (freed)
+		mdev.completer_frees++;
+	else
+		mdev.waiter_frees++;
+	mdev.done++;
+	mdev_unlock();
+	return IRQ_HANDLED;
+}
+
+static void *mdev_thread(void *unused)
+{
+	mdev_lock();
+	for (;;) {
+		while (!mdev.stop && !(mdev.run && mdev.head))
+			pthread_cond_wait(&mdev.cond, &mdev.lock);
+		if (mdev.stop)
+			break;
+		mdev_unlock();
+		model_do_irq(MDEV_IRQ, &mdev_regs);
+		mdev_lock();
+	}
+	mdev_unlock();
+	return NULL;
+}
+
+static int mdev_cancel(struct kiocb *iocb)
+{
+	mdev_lock();
+	mdev.cancel_calls++;
+	mdev_unlock();
+	return 0;
+}
+
+/* The driver's handler: move the data, queue the report, wait if sync. */
+static ssize_t mdev_rw(struct aio_compat_req *req)
+{
+	struct kiocb before;
+	struct mdev_req *r;
+	size_t len, n;
+	ssize_t ret;
+
+	if (req->pos >= STORE_SIZE)
+		return req->write ? -ENOSPC : 0;
+	r = kzalloc(sizeof(*r), GFP_KERNEL);
+	if (!r)
+		return -ENOMEM;
+	aio_compat_async_init(req, &r->async);
+	if (req->iocb)
+		before = *req->iocb;
+	aio_compat_set_cancel(req, mdev_cancel);
+	len = req->count < (size_t)(STORE_SIZE - req->pos) ?
+	      req->count : (size_t)(STORE_SIZE - req->pos);
+	n = req->write ? aio_compat_copy_from_req(req, store + req->pos, len) :
+			 aio_compat_copy_to_req(req, store + req->pos, len);
+	mdev_lock();
+	if (req->iocb && memcmp(&before, req->iocb, sizeof(before)))
+		mdev.cancel_touched++;
+	if (aio_compat_is_async(req))
+		mdev.async_seen++;
+	else
+		mdev.sync_seen++;
+	r->res = mdev.error ? mdev.error : n ? (ssize_t)n : (len ? -EFAULT : 0);
+	*mdev.tail = r;
+	mdev.tail = &r->next;
+	mdev_unlock();
+	ret = aio_compat_queued(req, &r->async);
+	if (ret != -EIOCBQUEUED)
+		kfree(r);
+	return ret;
+}
+
+AIO_COMPAT_DEFINE_METHODS(mdev, mdev_rw);
+
+static const struct file_operations mdev_fops = {
+	AIO_COMPAT_FOPS(mdev),
+};
+
+/* A driver's own ->read/->write over the same handler. */
+static ssize_t mdev_read(struct file *file, char __user *buf, size_t len, loff_t *ppos)
+{
+	return aio_compat_rw_buf(file, buf, len, ppos, false, mdev_rw);
+}
+
+static ssize_t mdev_write(struct file *file, const char __user *buf, size_t len,
+			  loff_t *ppos)
+{
+	return aio_compat_rw_buf(file, (void __user *)buf, len, ppos, true, mdev_rw);
+}
+
+static const struct file_operations mdev_buf_fops = {
+	.read = mdev_read,
+	.write = mdev_write,
+};
+
+static struct file mdev_file;
+static unsigned int completions_before;
+
+static void reset(const struct file_operations *fops)
+{
+	mdev_file = (struct file){ .f_op = fops };
+	mdev_lock();
+	mdev.run = true;
+	mdev.error = 0;
+	mdev.raised = 0;
+	mdev.done = 0;
+	mdev.completer_frees = 0;
+	mdev.waiter_frees = 0;
+	mdev.async_seen = 0;
+	mdev.sync_seen = 0;
+	mdev_unlock();
+	completions_before = model_aio_completions(NULL);
+	model_set_fault_range(NULL, 0);
+}
+
+/* aio_complete() calls since reset(). */
+static unsigned int completions(void)
+{
+	return model_aio_completions(NULL) - completions_before;
+}
+
+static void fill_pattern(unsigned char *p, size_t n, unsigned int seed)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		p[k] = (unsigned char)(seed * 131 + k * 7 + (k >> 8));
+}
+
+/* Nothing queued, leaked, waited for in vain or cancelled; no warning. */
+static int check_clean(void)
+{
+	MODEL_EXPECT(mdev_read_counter(&mdev.raised) == mdev_read_counter(&mdev.done));
+	mdev_lock();
+	MODEL_EXPECT(!mdev.head && !mdev.cancel_touched && !mdev.cancel_calls);
+	mdev_unlock();
+	MODEL_EXPECT(model_slab_live() == 0);
+	MODEL_EXPECT(model_wait_timeouts() == 0);
+	MODEL_EXPECT(*model_sync_queued() == 0);
+	MODEL_EXPECT(!*model_warnings());
+	return 0;
+}
+
+/*
+ * io_submit() PREAD: the method itself returns -EIOCBQUEUED (called as
+ * aio_run_iocb() does), nothing is completed until the device's interrupt,
+ * then aio_complete() exactly once with the bytes, and the completer frees.
+ */
+static int test_async_read_queued(void)
+{
+	unsigned char in[100];
+	struct kiocb kiocb = { .ki_key = 0, .ki_filp = &mdev_file, .ki_pos = 200 };
+
+	reset(&mdev_fops);
+	fill_pattern(store, sizeof(store), 1);
+	mdev_set_run(false);
+	MODEL_EXPECT(model_call_aio(&mdev_file, &kiocb, 0, (char *)in, sizeof(in), 200) ==
+		     -EIOCBQUEUED);
+	MODEL_EXPECT(model_aio_completions(&kiocb) == 0 && completions() == 0);
+	MODEL_EXPECT(mdev_read_counter(&mdev.async_seen) == 1);
+	MODEL_EXPECT(mdev_read_counter(&mdev.raised) == 0);
+	mdev_set_run(true);
+	MODEL_EXPECT(wait_on_sync_kiocb(&kiocb) == 100);
+	MODEL_EXPECT(mdev_wait_done(1));
+	MODEL_EXPECT(model_aio_completions(&kiocb) == 1 && completions() == 1);
+	MODEL_EXPECT(kiocb.model_res2 == 0);
+	MODEL_EXPECT(!memcmp(in, store + 200, sizeof(in)));
+	MODEL_EXPECT(mdev_read_counter(&mdev.completer_frees) == 1);
+	MODEL_EXPECT(mdev_read_counter(&mdev.waiter_frees) == 0);
+	return check_clean();
+}
+
+/*
+ * Many requests in flight through io_submit() (PWRITE, and PREADV where
+ * the world has it): each completed once, in order, none before the device
+ * runs, all freed by the completer.
+ */
+static int test_async_many_in_flight(void)
+{
+	static struct kiocb kiocb[NR_IN_FLIGHT];
+	static unsigned char out[NR_IN_FLIGHT][64], in[NR_IN_FLIGHT][64];
+	unsigned int k;
+
+	reset(&mdev_fops);
+	memset(store, 0, sizeof(store));
+	mdev_set_run(false);
+	for (k = 0; k < NR_IN_FLIGHT; k++) {
+		fill_pattern(out[k], sizeof(out[k]), k + 2);
+		MODEL_EXPECT(model_io_submit(&kiocb[k], &mdev_file, IOCB_CMD_PWRITE, out[k],
+					     sizeof(out[k]), 64 * k + 3) == 0);
+	}
+	MODEL_EXPECT(completions() == 0 && mdev_read_counter(&mdev.async_seen) == NR_IN_FLIGHT);
+	mdev_set_run(true);
+	MODEL_EXPECT(mdev_wait_done(NR_IN_FLIGHT));
+	for (k = 0; k < NR_IN_FLIGHT; k++) {
+		MODEL_EXPECT(model_aio_completions(&kiocb[k]) == 1);
+		MODEL_EXPECT(kiocb[k].model_res == 64 && kiocb[k].model_res2 == 0);
+		MODEL_EXPECT(!memcmp(store + 64 * k + 3, out[k], 64));
+	}
+	MODEL_EXPECT(completions() == NR_IN_FLIGHT);
+	MODEL_EXPECT(mdev_read_counter(&mdev.completer_frees) == NR_IN_FLIGHT);
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(2, 6, 19)
+	{
+		struct iovec iov[NR_IN_FLIGHT][2];
+
+		reset(&mdev_fops);
+		mdev_set_run(false);
+		for (k = 0; k < NR_IN_FLIGHT; k++) {
+			iov[k][0] = (struct iovec){ in[k], 10 };
+			iov[k][1] = (struct iovec){ in[k] + 10, 54 };
+			MODEL_EXPECT(model_io_submit(&kiocb[k], &mdev_file, IOCB_CMD_PREADV,
+						     iov[k], 2, 64 * k + 3) == 0);
+		}
+		MODEL_EXPECT(completions() == 0);
+		mdev_set_run(true);
+		MODEL_EXPECT(mdev_wait_done(NR_IN_FLIGHT));
+		for (k = 0; k < NR_IN_FLIGHT; k++) {
+			MODEL_EXPECT(model_aio_completions(&kiocb[k]) == 1);
+			MODEL_EXPECT(kiocb[k].model_res == 64 && !memcmp(in[k], out[k], 64));
+		}
+		MODEL_EXPECT(completions() == NR_IN_FLIGHT);
+	}
+#else
+	(void)in;
+#endif
+	return check_clean();
+}
+
+/* The device's errno reaches the event as res, and a synchronous caller. */
+static int test_completion_error(void)
+{
+	struct kiocb kiocb;
+	unsigned char buf[16];
+	loff_t pos = 5;
+
+	reset(&mdev_fops);
+	mdev_lock();
+	mdev.error = -EIO;
+	mdev_unlock();
+	MODEL_EXPECT(model_io_submit(&kiocb, &mdev_file, IOCB_CMD_PREAD, buf, sizeof(buf), 0) == 0);
+	MODEL_EXPECT(wait_on_sync_kiocb(&kiocb) == -EIO);
+	MODEL_EXPECT(mdev_wait_done(1) && model_aio_completions(&kiocb) == 1);
+	MODEL_EXPECT(model_vfs_rw(&mdev_file, 0, (char *)buf, sizeof(buf), &pos) == -EIO);
+	MODEL_EXPECT(pos == 5 && completions() == 1);
+	MODEL_EXPECT(mdev_wait_done(2));
+	return check_clean();
+}
+
+/*
+ * read(2)/write(2): do_sync_read() gives a sync kiocb; the method waits for
+ * the interrupt and returns its result itself (never -EIOCBQUEUED, so the
+ * kernel's own wait_on_sync_kiocb() is never reached), and f_pos moves.
+ * aio_complete() is never called: the shim woke the method directly.
+ */
+static int test_sync_read_write_wait(void)
+{
+	unsigned char out[300], in[300];
+	loff_t pos = 1000;
+
+	reset(&mdev_fops);
+	fill_pattern(out, sizeof(out), 20);
+	MODEL_EXPECT(model_vfs_rw(&mdev_file, 1, (char *)out, sizeof(out), &pos) == 300);
+	MODEL_EXPECT(pos == 1300 && mdev_read_counter(&mdev.raised) == 1);
+	pos = 1000;
+	MODEL_EXPECT(model_vfs_rw(&mdev_file, 0, (char *)in, sizeof(in), &pos) == 300);
+	MODEL_EXPECT(pos == 1300 && !memcmp(in, out, sizeof(in)));
+	/* each returned only after its interrupt took the request */
+	MODEL_EXPECT(mdev_read_counter(&mdev.raised) == 2);
+	MODEL_EXPECT(mdev_wait_done(2));
+	MODEL_EXPECT(mdev_read_counter(&mdev.sync_seen) == 2);
+	MODEL_EXPECT(mdev_read_counter(&mdev.async_seen) == 0);
+	MODEL_EXPECT(mdev_read_counter(&mdev.waiter_frees) == 2);
+	MODEL_EXPECT(mdev_read_counter(&mdev.completer_frees) == 0);
+	MODEL_EXPECT(completions() == 0);
+	return check_clean();
+}
+
+/*
+ * readv(2): 2.6.18 calls ->readv with no kiocb at all; 2.6.19 goes through
+ * do_sync_readv_writev() (a sync kiocb), 4.0 through read_iter. All wait.
+ */
+static int test_sync_readv_wait(void)
+{
+	unsigned char a[7], b[200], c[1];
+	struct iovec v[4] = { { a, sizeof(a) }, { NULL, 0 }, { b, sizeof(b) }, { c, sizeof(c) } };
+	loff_t pos = 2000;
+
+	reset(&mdev_fops);
+	fill_pattern(store, sizeof(store), 21);
+	MODEL_EXPECT(model_vfs_rwv(&mdev_file, 0, v, 4, &pos) == 208);
+	MODEL_EXPECT(pos == 2208 && mdev_read_counter(&mdev.raised) == 1);
+	MODEL_EXPECT(!memcmp(a, store + 2000, 7) && !memcmp(b, store + 2007, 200) &&
+		     c[0] == store[2207]);
+	MODEL_EXPECT(mdev_wait_done(1));
+	MODEL_EXPECT(mdev_read_counter(&mdev.sync_seen) == 1 && completions() == 0);
+	MODEL_EXPECT(mdev_read_counter(&mdev.waiter_frees) == 1);
+	return check_clean();
+}
+
+/* A driver's own ->read/->write through aio_compat_rw_buf(): no kiocb. */
+static int test_sync_rw_buf_wait(void)
+{
+	unsigned char out[50], in[50];
+	loff_t pos = 3000;
+
+	reset(&mdev_buf_fops);
+	fill_pattern(out, sizeof(out), 22);
+	MODEL_EXPECT(model_vfs_rw(&mdev_file, 1, (char *)out, sizeof(out), &pos) == 50);
+	pos = 3000;
+	MODEL_EXPECT(model_vfs_rw(&mdev_file, 0, (char *)in, sizeof(in), &pos) == 50);
+	MODEL_EXPECT(pos == 3050 && !memcmp(in, out, sizeof(in)));
+	MODEL_EXPECT(mdev_read_counter(&mdev.raised) == 2 && mdev_wait_done(2));
+	MODEL_EXPECT(mdev_read_counter(&mdev.sync_seen) == 2 && completions() == 0);
+	MODEL_EXPECT(mdev_read_counter(&mdev.waiter_frees) == 2);
+	return check_clean();
+}
+
+#if defined(AIO_COMPAT__FAMILY_ITER)
+/* kernel_read() (ITER_KVEC, a sync kiocb) waits like read(2). */
+static int test_sync_kernel_read_wait(void)
+{
+	unsigned char kbuf[80];
+	loff_t pos = 100;
+
+	reset(&mdev_fops);
+	fill_pattern(store, sizeof(store), 23);
+	MODEL_EXPECT(model_kernel_rw(&mdev_file, 0, kbuf, sizeof(kbuf), &pos) == 80);
+	MODEL_EXPECT(pos == 180 && !memcmp(kbuf, store + 100, 80));
+	MODEL_EXPECT(mdev_read_counter(&mdev.raised) == 1 && mdev_wait_done(1));
+	MODEL_EXPECT(mdev_read_counter(&mdev.sync_seen) == 1 && completions() == 0);
+	return check_clean();
+}
+#endif
+
+/*
+ * aio_compat_is_async() on the requests the methods build, and the
+ * state aio_compat_async_init() leaves: nothing pinned, nothing listed.
+ */
+static int test_is_async_and_init(void)
+{
+	struct kiocb async = { .ki_key = 0, .ki_filp = &mdev_file };
+	struct kiocb sync;
+	struct aio_compat_req req = { .file = &mdev_file };
+	struct aio_compat_async a;
+
+	reset(&mdev_fops);
+	init_sync_kiocb(&sync, &mdev_file);
+	MODEL_EXPECT(!aio_compat_is_async(&req));
+	req.iocb = &sync;
+	MODEL_EXPECT(!aio_compat_is_async(&req));
+	req.iocb = &async;
+	MODEL_EXPECT(aio_compat_is_async(&req));
+	memset(&a, 0x5a, sizeof(a));
+	aio_compat_async_init(&req, &a);
+	MODEL_EXPECT(!a.sgl && !a.nents && !a.pinned);
+	/* abandoned before queueing: nothing to give back */
+	aio_compat_unpin(&a);
+	MODEL_EXPECT(!a.sgl && !a.nents);
+	aio_compat_set_cancel(&req, mdev_cancel);
+	MODEL_EXPECT(async.ki_key == 0 && async.ki_filp == &mdev_file);
+	return check_clean();
+}
+#endif /* AIO_COMPAT_COMPLETE_KIND */
+
+int main(void)
+{
+	static const struct model_test tests[] = {
+		{ "async_probed_features", test_features },
+#if defined(AIO_COMPAT_COMPLETE_KIND)
+		{ "async_is_async_and_init", test_is_async_and_init },
+		{ "async_io_submit_read_queued_then_completed", test_async_read_queued },
+		{ "async_io_submit_many_in_flight", test_async_many_in_flight },
+		{ "async_completion_error", test_completion_error },
+		{ "async_sync_read_write_waits", test_sync_read_write_wait },
+		{ "async_sync_readv_waits", test_sync_readv_wait },
+		{ "async_sync_rw_buf_waits", test_sync_rw_buf_wait },
+#if defined(AIO_COMPAT__FAMILY_ITER)
+		{ "async_sync_kernel_read_waits", test_sync_kernel_read_wait },
+#endif
+#endif
+	};
+	int ret;
+#if defined(AIO_COMPAT_COMPLETE_KIND)
+	pthread_t dev;
+
+	if (request_irq(MDEV_IRQ, mdev_isr, IRQF_SHARED, "mdev", &mdev) ||
+	    pthread_create(&dev, NULL, mdev_thread, NULL))
+		return 1;
+#endif
+	ret = model_ktap_run("aio_async " MODEL_WORLD, tests, sizeof(tests) / sizeof(tests[0]));
+#if defined(AIO_COMPAT_COMPLETE_KIND)
+	mdev_lock();
+	mdev.stop = true;
+	mdev_unlock();
+	pthread_join(dev, NULL);
+	free_irq(MDEV_IRQ, &mdev);
+#endif
+	return ret;
+}
