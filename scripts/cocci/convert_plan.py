@@ -352,9 +352,9 @@ class Plan:
                     where = "" if helper == fn else " through %s()" % helper
                     dpath, dline = defs[fn]
                     self.report(dpath, dline, "%s() completes asynchronously%s (%s, line %s): "
-                                "aio_compat handlers finish before they return and a 2.6.18 "
-                                "readv(2) has no kiocb; make it synchronous or keep it under #if "
-                                "by hand; %s not converted" % (fn, where, what, l, fo))
+                                "move it to aio_compat_async.h by hand (a request struct with a "
+                                "struct aio_compat_async, aio_compat_queued() in the handler, "
+                                "aio_compat_complete() where it completes); %s not converted" % (fn, where, what, l, fo))
                     bad = True
             if bad:
                 skip.add(fo)

@@ -8,8 +8,6 @@
 #include <linux/aio.h>
 #include <linux/errno.h>
 
-void aio_complete(struct kiocb *iocb, long res, long res2);
-
 static struct kiocb *dmax_pending;
 static size_t dmax_count;
 
