@@ -24,10 +24,10 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <irqaio/demo_irqdev.h>
+#include "irqdev_sysfs.h"
 #include "ktap.h"
 
 #define FUZZ_SEED		0xbb67ae8584caa73bULL
-#define DRIVER_DIR		"/sys/bus/pci/drivers/demo_irqdev"
 #define MAX_DEVS		4
 #define PAGE			4096UL
 #define HOLE_ADDR		((void *)0x100000000000UL)
@@ -62,35 +62,6 @@ static uint64_t rnd_below(struct rng *r, uint64_t n)
 static int chance(struct rng *r, unsigned int pct)
 {
 	return rnd_below(r, 100) < pct;
-}
-
-static int dev_open(int n)
-{
-	char path[64];
-
-	snprintf(path, sizeof(path), "/dev/" DEMO_IRQDEV_NAME "%d", n);
-	return open(path, O_RDWR);
-}
-
-static int write_file(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY);
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	n = write(fd, s, strlen(s));
-	close(fd);
-	return n == (ssize_t)strlen(s) ? 0 : -1;
-}
-
-static int is_bound(const char *addr)
-{
-	char path[128];
-	struct stat st;
-
-	snprintf(path, sizeof(path), DRIVER_DIR "/%s", addr);
-	return lstat(path, &st) == 0;
 }
 
 /* The devices the driver has bound, by PCI address, in sorted order. */
@@ -338,7 +309,7 @@ static int random_numbers(void)
 {
 	struct rng r = { FUZZ_SEED };
 	unsigned long i, enotty = 0, iters = 20000;
-	int fd = dev_open(0), ret;
+	int fd = dev_open(0, 0), ret;
 	unsigned int cmd;
 	void *arg;
 
@@ -363,7 +334,7 @@ static int real_ioctls(void)
 	int fds[MAX_DEVS], k, i;
 
 	for (k = 0; k < ndevs; k++) {
-		fds[k] = dev_open(k);
+		fds[k] = dev_open(k, 0);
 		KTAP_EXPECT(fds[k] >= 0, "open dev%d: %s", k, strerror(errno));
 	}
 	for (i = 0; i < 3000; i++) {
@@ -398,14 +369,14 @@ static void *worker_main(void *arg)
 	unsigned int i;
 
 	for (k = 0; k < ndevs; k++)
-		own[k] = dev_open(k);
+		own[k] = dev_open(k, 0);
 	for (i = 0; i < w->iters && !(w->stop && *w->stop); i++) {
 		k = rnd_below(&r, ndevs);
 		if (w->racing && chance(&r, 10)) {
 			/* Reopen by name: the node may be gone or belong to a new binding. */
 			if (own[k] >= 0)
 				close(own[k]);
-			own[k] = dev_open(k);
+			own[k] = dev_open(k, 0);
 		}
 		fd = chance(&r, 50) ? w->shared_fds[k] : own[k];
 		if (fd < 0)
@@ -442,7 +413,7 @@ static int concurrent_callers(void)
 	unsigned int i;
 
 	for (k = 0; k < ndevs; k++) {
-		fds[k] = dev_open(k);
+		fds[k] = dev_open(k, 0);
 		KTAP_EXPECT(fds[k] >= 0 && ioctl(fds[k], DEMO_IRQDEV_IOC_STATS, &a[k]) == 0,
 			    "dev%d: %s", k, strerror(errno));
 	}
@@ -519,7 +490,7 @@ static int race_unbind(void)
 	time_t t0;
 
 	for (k = 0; k < ndevs; k++)
-		fds[k] = dev_open(k);
+		fds[k] = dev_open(k, 0);
 	memset(w, 0, sizeof(w));
 	for (i = 0; i < NR_THREADS - 1; i++) {
 		w[i].idx = i;
@@ -577,7 +548,7 @@ static int race_unbind(void)
 	for (k = 0; k < ndevs; k++) {
 		struct demo_irqdev_fire f = { .count = 10 };
 		struct demo_irqdev_stats a, b;
-		int fd = dev_open(k);
+		int fd = dev_open(k, 0);
 
 		KTAP_EXPECT(fd >= 0, "open dev%d after rebinding: %s", k, strerror(errno));
 		KTAP_EXPECT(ioctl(fd, DEMO_IRQDEV_IOC_STATS, &a) == 0, "stats");
@@ -599,7 +570,7 @@ static int setup(void)
 
 	if (find_devices() < 1)
 		return -1;
-	fd = dev_open(0);
+	fd = dev_open(0, 0);
 	if (fd < 0 || ioctl(fd, DEMO_IRQDEV_IOC_STATS, &s))
 		return -1;
 	have_nmi = s.nmi_handler_args != 0;

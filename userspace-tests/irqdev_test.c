@@ -28,23 +28,10 @@
 #include <unistd.h>
 
 #include <irqaio/demo_irqdev.h>
+#include "irqdev_sysfs.h"
 #include "ktap.h"
 
 #define MODULE_PATH	"/modules/demo_irqdev.ko"
-#define DRIVER_DIR	"/sys/bus/pci/drivers/demo_irqdev"
-
-static int dev_open(int n)
-{
-	char path[64];
-
-	snprintf(path, sizeof(path), "/dev/" DEMO_IRQDEV_NAME "%d", n);
-	return open(path, O_RDWR);
-}
-
-static int get_stats(int fd, struct demo_irqdev_stats *s)
-{
-	return ioctl(fd, DEMO_IRQDEV_IOC_STATS, s);
-}
 
 static int fire(int fd, unsigned int count, unsigned int flags, unsigned int *done)
 {
@@ -61,7 +48,7 @@ static int fire_exact(unsigned int n)
 {
 	struct demo_irqdev_stats a, b;
 	unsigned int done = 0;
-	int fd = dev_open(0);
+	int fd = dev_open(0, 0);
 
 	KTAP_EXPECT(fd >= 0, "open /dev/demo_irqdev0: %s", strerror(errno));
 	KTAP_EXPECT(get_stats(fd, &a) == 0, "stats: %s", strerror(errno));
@@ -90,7 +77,7 @@ static int irq_factorial(void)
 	};
 	struct demo_irqdev_stats a, b;
 	size_t i;
-	int fd = dev_open(0);
+	int fd = dev_open(0, 0);
 
 	KTAP_EXPECT(fd >= 0, "open: %s", strerror(errno));
 	KTAP_EXPECT(get_stats(fd, &a) == 0, "stats");
@@ -113,7 +100,7 @@ static int irq_factorial(void)
 static int irq_regs_kernel_mode(void)
 {
 	struct demo_irqdev_stats a, b;
-	int fd = dev_open(0);
+	int fd = dev_open(0, 0);
 
 	KTAP_EXPECT(fd >= 0, "open: %s", strerror(errno));
 	KTAP_EXPECT(get_stats(fd, &a) == 0, "stats");
@@ -137,7 +124,7 @@ static int handler_prototypes(void)
 	struct demo_irqdev_stats s;
 	/* Handler arguments: the matrix's nmi_handler fact (qemu/matrix.toml). */
 	unsigned int nmi_expect = ktap_fact_is("nmi_handler", "noregs") ? 1 : 2;
-	int fd = dev_open(0);
+	int fd = dev_open(0, 0);
 
 	KTAP_EXPECT(fd >= 0, "open: %s", strerror(errno));
 	KTAP_EXPECT(get_stats(fd, &s) == 0, "stats");
@@ -155,7 +142,7 @@ static int nmi_self(void)
 {
 	struct demo_irqdev_fire f = { .count = 100 };
 	struct demo_irqdev_stats a, b;
-	int fd = dev_open(0);
+	int fd = dev_open(0, 0);
 
 	KTAP_EXPECT(fd >= 0, "open: %s", strerror(errno));
 	KTAP_EXPECT(get_stats(fd, &a) == 0, "stats");
@@ -173,7 +160,7 @@ static int nmi_nested_in_irq(void)
 {
 	struct demo_irqdev_stats a, b;
 	unsigned int done = 0;
-	int fd = dev_open(0);
+	int fd = dev_open(0, 0);
 
 	KTAP_EXPECT(fd >= 0, "open: %s", strerror(errno));
 	KTAP_EXPECT(get_stats(fd, &a) == 0, "stats");
@@ -193,7 +180,7 @@ static int nmi_nested_in_irq(void)
 static int two_devices(void)
 {
 	struct demo_irqdev_stats a0, a1, b0, b1;
-	int fd0 = dev_open(0), fd1 = dev_open(1);
+	int fd0 = dev_open(0, 0), fd1 = dev_open(1, 0);
 
 	KTAP_EXPECT(fd0 >= 0 && fd1 >= 0, "need two edu devices: %s", strerror(errno));
 	KTAP_EXPECT(get_stats(fd0, &a0) == 0 && get_stats(fd1, &a1) == 0, "stats");
@@ -237,8 +224,8 @@ static int intx_shared_line(void)
 	int fd0, fd1, ret = KTAP_PASS;
 
 	KTAP_EXPECT(reload("force_intx=1") == 0, "reload with force_intx=1");
-	fd0 = dev_open(0);
-	fd1 = dev_open(1);
+	fd0 = dev_open(0, 0);
+	fd1 = dev_open(1, 0);
 	KTAP_EXPECT(fd0 >= 0 && fd1 >= 0, "open: %s", strerror(errno));
 	KTAP_EXPECT(get_stats(fd0, &a0) == 0 && get_stats(fd1, &a1) == 0, "stats");
 	KTAP_EXPECT(a0.irq_mode == DEMO_IRQDEV_MODE_INTX, "mode %u", a0.irq_mode);
@@ -277,18 +264,6 @@ static int bound_devices(char bdf[][16], int max)
 	return n;
 }
 
-static int write_file(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY);
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	n = write(fd, s, strlen(s));
-	close(fd);
-	return n == (ssize_t)strlen(s) ? 0 : -1;
-}
-
 static int unbind_bind_50(void)
 {
 	char bdf[4][16];
@@ -305,7 +280,7 @@ static int unbind_bind_50(void)
 	}
 	KTAP_EXPECT(bound_devices(bdf, 4) == n, "devices lost after 50 rounds");
 	for (k = 0; k < n; k++) {
-		int fd = dev_open(k);
+		int fd = dev_open(k, 0);
 
 		KTAP_EXPECT(fd >= 0, "open dev%d after rebinding: %s", k, strerror(errno));
 		KTAP_EXPECT(fire(fd, 10, 0, NULL) == 0, "fire after rebinding");
@@ -416,8 +391,8 @@ static int intx_unclaimed_reported(void)
 
 	KTAP_EXPECT(reload("force_intx=1") == 0, "reload with force_intx=1");
 	KTAP_EXPECT(bound_devices(bdf, 4) == 2, "two edu devices bound");
-	fd0 = dev_open(0);
-	fd1 = dev_open(1);
+	fd0 = dev_open(0, 0);
+	fd1 = dev_open(1, 0);
 	KTAP_EXPECT(fd0 >= 0 && fd1 >= 0, "open: %s", strerror(errno));
 	/* Unbind the second; whichever fd still answers is the bound one. */
 	KTAP_EXPECT(write_file(DRIVER_DIR "/unbind", bdf[1]) == 0, "unbind %s", bdf[1]);
@@ -457,7 +432,7 @@ static int intx_unclaimed_reported(void)
 static pid_t start_firing(int *fdp)
 {
 	pid_t pid;
-	int fd = dev_open(0);
+	int fd = dev_open(0, 0);
 
 	if (fd < 0)
 		return -1;
@@ -533,25 +508,6 @@ static int config_rw16(const char *bdf, unsigned int off, uint16_t *v, int write
 	return n == 2 ? 0 : -1;
 }
 
-/* PCI address of /dev/demo_irqdev<n>: its misc device's parent. */
-static int dev_bdf(int n, char *bdf, size_t size)
-{
-	char path[96], link[256], *base;
-	ssize_t len;
-
-	snprintf(path, sizeof(path), "/sys/class/misc/" DEMO_IRQDEV_NAME "%d/device", n);
-	len = readlink(path, link, sizeof(link) - 1);
-	if (len < 0)
-		return -1;
-	link[len] = '\0';
-	base = strrchr(link, '/');
-	base = base ? base + 1 : link;
-	if (strlen(base) >= size)
-		return -1;
-	memcpy(bdf, base, strlen(base) + 1);
-	return 0;
-}
-
 static double now_s(void)
 {
 	struct timespec ts;
@@ -570,7 +526,7 @@ static pid_t start_waiting(unsigned long cmd)
 					      .timeout_ms = DEMO_IRQDEV_MAX_TIMEOUT_MS };
 		struct demo_irqdev_factorial fa = { .n = 5,
 						    .timeout_ms = DEMO_IRQDEV_MAX_TIMEOUT_MS };
-		int fd = dev_open(0), ret;
+		int fd = dev_open(0, 0), ret;
 
 		if (fd < 0)
 			_exit(3);
@@ -672,11 +628,11 @@ static int stats_last_ip_unprivileged(void)
 	int fd_priv, fd;
 
 	ktap_diag("kptr_restrict %ld", read_long("/proc/sys/kernel/kptr_restrict"));
-	fd_priv = dev_open(0);
+	fd_priv = dev_open(0, 0);
 	KTAP_EXPECT(fd_priv >= 0, "open: %s", strerror(errno));
 	KTAP_EXPECT(fire(fd_priv, 10, 0, NULL) == 0, "fire: %s", strerror(errno));
 	KTAP_EXPECT(drop_cap_syslog() == 0, "capset: %s", strerror(errno));
-	fd = dev_open(0);
+	fd = dev_open(0, 0);
 	KTAP_EXPECT(fd >= 0, "open without CAP_SYSLOG: %s", strerror(errno));
 	KTAP_EXPECT(get_stats(fd, &s) == 0, "stats: %s", strerror(errno));
 	ktap_diag("without CAP_SYSLOG: last_ip %#llx, last_ip_sym \"%s\"",
@@ -703,7 +659,7 @@ static int nmi_unrelated_not_claimed(void)
 	struct demo_irqdev_fire f = { .count = 100 };
 	struct demo_irqdev_stats a, b;
 	cpu_set_t cpu0;
-	int fd = dev_open(0);
+	int fd = dev_open(0, 0);
 
 	KTAP_EXPECT(fd >= 0, "open: %s", strerror(errno));
 	KTAP_EXPECT(ioctl(fd, DEMO_IRQDEV_IOC_FIRE_NMI, &f) == 0 && f.done == 100,
@@ -757,7 +713,7 @@ static int nmi_interrupted_context(void)
 	pid_t pid;
 	int fd, st, r, tries;
 
-	fd = dev_open(0);
+	fd = dev_open(0, 0);
 	KTAP_EXPECT(fd >= 0, "open: %s", strerror(errno));
 	KTAP_EXPECT(pin_to(0) == 0, "pin to CPU 0: %s", strerror(errno));
 	page = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC,
@@ -899,7 +855,7 @@ static int pcim_iomap_api(void)
 static int bad_input(void)
 {
 	struct demo_irqdev_fire f = { .count = DEMO_IRQDEV_MAX_FIRE + 1 };
-	int fd = dev_open(0);
+	int fd = dev_open(0, 0);
 
 	KTAP_EXPECT(fd >= 0, "open: %s", strerror(errno));
 	KTAP_EXPECT(ioctl(fd, DEMO_IRQDEV_IOC_FIRE, &f) < 0 && errno == EINVAL, "huge count");

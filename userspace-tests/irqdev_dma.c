@@ -1,0 +1,2121 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * irqdev_dma - the data path of /dev/demo_irqdev<N> (issue 18, items 4 and
+ * 5), against the contract in <irqaio/demo_irqdev.h>: a file of
+ * DEMO_IRQDEV_DMA_SIZE bytes (4095: the header says why) backed by the edu
+ * device's DMA buffer, every byte moved by the device's DMA (one transfer
+ * of 100 ms of virtual time per page piece, one transfer in flight per
+ * device, requests served in order), each request completed from the
+ * interrupt handler; read/write/readv/writev/pread/pwrite, io_submit()
+ * (libaio) and io_uring (liburing) all go through it.
+ *
+ * Timing: the only assumption is the one the contract makes safe: a
+ * transfer takes 100 ms, so right after a submission nothing can have
+ * completed (asserted with a zero timeout, io_uring_peek_cqe(), and the
+ * stats read at once). Every wait is bounded; measured times are printed,
+ * never asserted, except upper bounds that only a hang would cross.
+ *
+ * "Page pieces": a request's memory split at page boundaries, per iovec
+ * segment (pieces() below); the driver moves one per transfer, so
+ * stats.dma_transfers must move by exactly that many, and dma_held (pieces
+ * held right now) equals them while the requests wait.
+ *
+ * Per kernel, from the matrix (qemu/matrix.toml, test branches_match_matrix):
+ *   dma_complete  ki_complete2: ki_complete(iocb, res), dma_complete_kind 3
+ *                 ki_complete3: ki_complete(iocb, res, res2), kind 2
+ *   dma_pin       extract: iov_iter_extract_pages(), dma_pin_kind 2
+ *                 pin_user: pin_user_pages_fast(), kind 1
+ *   dma_cancel    yes: io_cancel() reaches the driver (dma_can_cancel 1):
+ *                 a queued request completes with -ECANCELED, io_cancel()
+ *                 returns -EINPROGRESS (fs/aio.c, every kernel since 4.19),
+ *                 the one on the wire -EAGAIN and completes normally;
+ *                 no: io_cancel() finds no cancel callback and returns
+ *                 -EINVAL, every request completes normally.
+ * Every test prints the branches the driver reports ("# branch: ...").
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <libaio.h>
+#include <liburing.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <time.h>
+#include <irqaio/demo_irqdev.h>
+#include "irqdev_sysfs.h"
+#include "ktap.h"
+
+#define DEV_SIZE	DEMO_IRQDEV_DMA_SIZE
+/* A bound for one event: far beyond any queue these tests build (100 ms a piece). */
+#define EVENT_WAIT_S	30
+#define ARENA_PAGES	12	/* 4 segments, 3 pages each */
+#define FIXED_PAGES	4
+#define UNTOUCHED	0xee
+
+static long pg;		/* page size, set by main() */
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* How far a counter moved between two samples. */
+#define DELTA(a, b, f)	((long long)((b).f - (a).f))
+
+static const char *complete_name(unsigned int kind)
+{
+	switch (kind) {
+	case 1: return "aio_complete(iocb, res, res2)";
+	case 2: return "ki_complete(iocb, res, res2)";
+	case 3: return "ki_complete(iocb, res)";
+	}
+	return "unknown";
+}
+
+static const char *pin_name(unsigned int kind)
+{
+	switch (kind) {
+	case 1: return "pin_user_pages_fast()";
+	case 2: return "iov_iter_extract_pages()";
+	}
+	return "unknown";
+}
+
+static void branch_diag(const struct demo_irqdev_stats *s)
+{
+	ktap_diag("branch: completion %s (kind %u), memory %s (kind %u), io_cancel %s",
+		  complete_name(s->dma_complete_kind), s->dma_complete_kind,
+		  pin_name(s->dma_pin_kind), s->dma_pin_kind,
+		  s->dma_can_cancel ? "reaches the driver" : "not supported (EINVAL)");
+}
+
+/* Wait, bounded, until the device holds no pages: nothing queued or on the wire. */
+static int wait_idle(int fd, struct demo_irqdev_stats *s, double max_s)
+{
+	double t0 = now_s();
+
+	for (;;) {
+		if (get_stats(fd, s))
+			return -1;
+		if (!s->dma_held)
+			return 0;
+		if (now_s() - t0 > max_s)
+			return -1;
+		usleep(10000);
+	}
+}
+
+/* Open /dev/demo_irqdev<n>, wait until it is idle, print the branches once. */
+static int dma_begin(int n, struct demo_irqdev_stats *s)
+{
+	int fd = dev_open(n, 0);
+
+	if (fd < 0) {
+		ktap_diag("open /dev/" DEMO_IRQDEV_NAME "%d: %s", n, strerror(errno));
+		return -1;
+	}
+	if (wait_idle(fd, s, 20)) {
+		ktap_diag("/dev/" DEMO_IRQDEV_NAME "%d: not idle after 20 s (%llu pieces held): %s",
+			  n, (unsigned long long)s->dma_held, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	branch_diag(s);
+	return fd;
+}
+
+/* Wait, bounded, until the device holds @want pieces. */
+static int wait_held(int fd, unsigned long long want, struct demo_irqdev_stats *s)
+{
+	double t0 = now_s();
+
+	for (;;) {
+		if (get_stats(fd, s))
+			return -1;
+		if (s->dma_held == want)
+			return 0;
+		if (now_s() - t0 > 5)
+			return -1;
+		usleep(1000);
+	}
+}
+
+/*
+ * The byte at file offset @off after pass @pass wrote it: a hash of the
+ * offset (so data moved to the wrong place shows; chardev_test.h's
+ * ct_fill() repeats under some 256-byte shifts) plus an odd multiple of
+ * the pass (so every byte of an older pass differs).
+ */
+static unsigned char pat(unsigned int off, unsigned int pass)
+{
+	uint32_t x = (off + 1) * 2654435761u;
+
+	x ^= x >> 16;
+	x *= 0x45d9f3bu;
+	x ^= x >> 16;
+	return (unsigned char)(x + pass * 0x3b);
+}
+
+static void pat_fill(unsigned char *p, unsigned int off, size_t len, unsigned int pass)
+{
+	size_t k;
+
+	for (k = 0; k < len; k++)
+		p[k] = pat(off + k, pass);
+}
+
+/* Index of the first byte of @p that is not pass @pass at @off, or -1. */
+static long pat_diff(const unsigned char *p, unsigned int off, size_t len, unsigned int pass)
+{
+	size_t k;
+
+	for (k = 0; k < len; k++)
+		if (p[k] != pat(off + k, pass))
+			return k;
+	return -1;
+}
+
+static long first_diff(const unsigned char *a, const unsigned char *b, size_t len)
+{
+	size_t k;
+
+	for (k = 0; k < len; k++)
+		if (a[k] != b[k])
+			return k;
+	return -1;
+}
+
+static unsigned char *arena(size_t pages)
+{
+	void *p = mmap(NULL, pages * pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		       -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+/* Pages [a, a+len) touches: one piece each. */
+static unsigned int span_pages(const void *p, size_t len)
+{
+	uintptr_t a = (uintptr_t)p;
+
+	return len ? (a + len - 1) / pg - a / pg + 1 : 0;
+}
+
+/* Page pieces of the first @limit bytes of an iovec array. */
+static unsigned int pieces(const struct iovec *v, int n, size_t limit)
+{
+	unsigned int total = 0;
+	int k;
+
+	for (k = 0; k < n && limit; k++) {
+		size_t l = v[k].iov_len < limit ? v[k].iov_len : limit;
+
+		total += span_pages(v[k].iov_base, l);
+		limit -= l;
+	}
+	return total;
+}
+
+static size_t iov_total(const struct iovec *v, int n)
+{
+	size_t t = 0;
+	int k;
+
+	for (k = 0; k < n; k++)
+		t += v[k].iov_len;
+	return t;
+}
+
+/* Copy @len bytes of @src into the segments. */
+static void scatter(const struct iovec *v, int n, const unsigned char *src, size_t len)
+{
+	int k;
+
+	for (k = 0; k < n && len; k++) {
+		size_t l = v[k].iov_len < len ? v[k].iov_len : len;
+
+		memcpy(v[k].iov_base, src, l);
+		src += l;
+		len -= l;
+	}
+}
+
+/* The segments' first @len bytes, in order, into @dst. */
+static void gather(unsigned char *dst, const struct iovec *v, int n, size_t len)
+{
+	int k;
+
+	for (k = 0; k < n && len; k++) {
+		size_t l = v[k].iov_len < len ? v[k].iov_len : len;
+
+		memcpy(dst, v[k].iov_base, l);
+		dst += l;
+		len -= l;
+	}
+}
+
+static void iov_set(const struct iovec *v, int n, int c)
+{
+	int k;
+
+	for (k = 0; k < n; k++)
+		memset(v[k].iov_base, c, v[k].iov_len);
+}
+
+/* Are the segments' bytes after the first @from all UNTOUCHED? */
+static bool untouched_after(const struct iovec *v, int n, size_t from)
+{
+	int k;
+	size_t j;
+
+	for (k = 0; k < n; k++) {
+		const unsigned char *p = v[k].iov_base;
+
+		for (j = 0; j < v[k].iov_len; j++, from ? from-- : 0)
+			if (!from && p[j] != UNTOUCHED)
+				return false;
+	}
+	return true;
+}
+
+/*
+ * @len bytes over @n segments of @a (ARENA_PAGES pages; segment k in pages
+ * 3k..3k+2), each starting a little before a page end so that most cross
+ * into the next page; with 4 segments the second is empty. @salt varies
+ * the split and the placement.
+ */
+static void layout(struct iovec *v, int n, unsigned char *a, size_t len, unsigned int salt)
+{
+	size_t left = len;
+	int k;
+
+	for (k = 0; k < n; k++) {
+		size_t l;
+
+		if (k == n - 1)
+			l = left;
+		else if (n == 4 && k == 1)
+			l = 0;
+		else
+			l = len / n + (salt * 13 + k * 7) % 17;
+		if (l > left)
+			l = left;
+		v[k].iov_base = a + (3 * k + 1) * pg - 1 - (salt * 37 + k * 101) % 300;
+		v[k].iov_len = l;
+		left -= l;
+	}
+}
+
+/* Put pass @pass over the whole file with pwrite(2); @want gets it too. */
+static int dev_put(int fd, unsigned int pass, unsigned char *want)
+{
+	unsigned char buf[DEV_SIZE];
+	ssize_t n;
+
+	pat_fill(buf, 0, DEV_SIZE, pass);
+	n = pwrite(fd, buf, DEV_SIZE, 0);
+	if (n != DEV_SIZE) {
+		ktap_diag("pwrite of the whole file: %zd (%s)", n, n < 0 ? strerror(errno) : "short");
+		return -1;
+	}
+	if (want)
+		memcpy(want, buf, DEV_SIZE);
+	return 0;
+}
+
+/* Does the file hold @want (one pread(2) of all of it)? */
+static int dev_holds(int fd, const unsigned char *want, const char *what)
+{
+	unsigned char buf[DEV_SIZE];
+	ssize_t n = pread(fd, buf, DEV_SIZE, 0);
+	long d;
+
+	if (n != DEV_SIZE) {
+		ktap_diag("%s: pread of the whole file: %zd (%s)", what, n,
+			  n < 0 ? strerror(errno) : "short");
+		return -1;
+	}
+	d = first_diff(buf, want, DEV_SIZE);
+	if (d >= 0) {
+		ktap_diag("%s: the file differs at offset %ld: %#x, want %#x", what, d, buf[d],
+			  want[d]);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- one request by every path ------------------------------------------ */
+
+enum path {
+	P_WRITE, P_PWRITE, P_WRITEV, P_PWRITEV, P_AIO_PWRITE, P_AIO_PWRITEV,
+	P_URING_WRITE, P_URING_WRITEV, P_URING_WRITE_FIXED,
+	P_READ, P_PREAD, P_READV, P_PREADV, P_AIO_PREAD, P_AIO_PREADV,
+	P_URING_READ, P_URING_READV, P_URING_READ_FIXED,
+};
+
+enum { K_SYNC, K_AIO, K_URING };
+
+static const struct path_info {
+	const char *name;
+	bool write;
+	int kind;
+	int segs;	/* 1: one buffer */
+	bool fixed;	/* io_uring registered buffer */
+} paths[] = {
+	[P_WRITE]		= { "write(2)", true, K_SYNC, 1, false },
+	[P_PWRITE]		= { "pwrite(2)", true, K_SYNC, 1, false },
+	[P_WRITEV]		= { "writev(2)", true, K_SYNC, 3, false },
+	[P_PWRITEV]		= { "pwritev(2)", true, K_SYNC, 4, false },
+	[P_AIO_PWRITE]		= { "io_submit PWRITE", true, K_AIO, 1, false },
+	[P_AIO_PWRITEV]		= { "io_submit PWRITEV", true, K_AIO, 3, false },
+	[P_URING_WRITE]		= { "io_uring WRITE", true, K_URING, 1, false },
+	[P_URING_WRITEV]	= { "io_uring WRITEV", true, K_URING, 2, false },
+	[P_URING_WRITE_FIXED]	= { "io_uring WRITE_FIXED", true, K_URING, 1, true },
+	[P_READ]		= { "read(2)", false, K_SYNC, 1, false },
+	[P_PREAD]		= { "pread(2)", false, K_SYNC, 1, false },
+	[P_READV]		= { "readv(2)", false, K_SYNC, 4, false },
+	[P_PREADV]		= { "preadv(2)", false, K_SYNC, 3, false },
+	[P_AIO_PREAD]		= { "io_submit PREAD", false, K_AIO, 1, false },
+	[P_AIO_PREADV]		= { "io_submit PREADV", false, K_AIO, 3, false },
+	[P_URING_READ]		= { "io_uring READ", false, K_URING, 1, false },
+	[P_URING_READV]		= { "io_uring READV", false, K_URING, 2, false },
+	[P_URING_READ_FIXED]	= { "io_uring READ_FIXED", false, K_URING, 1, true },
+};
+
+/* One file, its aio context and ring, and what the requests cost the device. */
+struct io {
+	int fd;
+	io_context_t aio;
+	struct io_uring ring;
+	bool ring_ok;
+	unsigned char *a;	/* ARENA_PAGES pages for the segments */
+	unsigned char *fixed;	/* FIXED_PAGES pages, registered as buffer 0 */
+	unsigned long long sync, async, pieces, bytes;
+};
+
+static int io_init(struct io *io, int fd)
+{
+	struct iovec reg;
+	int r;
+
+	memset(io, 0, sizeof(*io));
+	io->fd = fd;
+	r = io_setup(64, &io->aio);
+	if (r) {
+		ktap_diag("io_setup: %s", strerror(-r));
+		return -1;
+	}
+	io->a = arena(ARENA_PAGES);
+	io->fixed = arena(FIXED_PAGES);
+	if (!io->a || !io->fixed) {
+		ktap_diag("mmap: %s", strerror(errno));
+		return -1;
+	}
+	r = io_uring_queue_init(8, &io->ring, 0);
+	if (r) {
+		ktap_diag("io_uring_queue_init: %s", strerror(-r));
+		return -1;
+	}
+	io->ring_ok = true;
+	reg = (struct iovec){ io->fixed, FIXED_PAGES * pg };
+	r = io_uring_register_buffers(&io->ring, &reg, 1);
+	if (r) {
+		ktap_diag("io_uring_register_buffers: %s", strerror(-r));
+		return -1;
+	}
+	return 0;
+}
+
+static void io_fini(struct io *io)
+{
+	if (io->ring_ok)
+		io_uring_queue_exit(&io->ring);
+	io->ring_ok = false;
+	if (io->aio)
+		io_destroy(io->aio);
+	io->aio = 0;
+}
+
+/* Segments for @len bytes by path @p (its number of segments, in io's memory). */
+static int io_layout(struct io *io, enum path p, struct iovec *v, size_t len, unsigned int salt)
+{
+	const struct path_info *pi = &paths[p];
+
+	if (pi->fixed) {
+		v[0] = (struct iovec){ io->fixed + pg - 3 - salt % 5, len };
+		return 1;
+	}
+	if (pi->segs == 1) {
+		v[0] = (struct iovec){ io->a + pg - 1 - (salt * 37) % 300, len };
+		return 1;
+	}
+	layout(v, pi->segs, io->a, len, salt);
+	return pi->segs;
+}
+
+/* Wait for the event of @cb (submitted): its res, or LONG_MIN (explained). */
+static long aio_wait_for(io_context_t ctx, struct iocb *cb)
+{
+	struct timespec ts = { .tv_sec = EVENT_WAIT_S };
+	struct io_event ev;
+	int r;
+
+	r = io_getevents(ctx, 1, 1, &ev, &ts);
+	if (r != 1 || ev.obj != cb || ev.data != cb) {
+		ktap_diag("io_getevents: %d, obj %p (want %p)", r, r == 1 ? (void *)ev.obj : NULL,
+			  (void *)cb);
+		return LONG_MIN;
+	}
+	return (long)ev.res;
+}
+
+/*
+ * Submit one iocb and wait for its event: res; a failed submission gives
+ * its -errno and sets *@refused (NULL: explain it and give LONG_MIN).
+ */
+static long aio_one(io_context_t ctx, struct iocb *cb, bool *refused)
+{
+	struct iocb *cbs[1] = { cb };
+	int r;
+
+	cb->data = cb;
+	r = io_submit(ctx, 1, cbs);
+	if (refused)
+		*refused = r != 1;
+	if (r != 1) {
+		if (refused && r < 0)
+			return r;
+		ktap_diag("io_submit: %d (%s)", r, r < 0 ? strerror(-r) : "none submitted");
+		return LONG_MIN;
+	}
+	return aio_wait_for(ctx, cb);
+}
+
+static struct io_uring_sqe *sqe_for(struct io_uring *ring, __u64 tag)
+{
+	struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
+
+	io_uring_sqe_set_data64(sqe, tag);
+	return sqe;
+}
+
+/* Submit what is prepared (@n SQEs), reap @n CQEs into res[] by user_data (< n). */
+static int uring_reap(struct io_uring *ring, unsigned int n, long *res)
+{
+	struct __kernel_timespec ts = { .tv_sec = EVENT_WAIT_S };
+	unsigned int k;
+	int r;
+
+	r = io_uring_submit(ring);
+	if (r != (int)n) {
+		ktap_diag("io_uring_submit: %d, want %u", r, n);
+		return -1;
+	}
+	for (k = 0; k < n; k++) {
+		struct io_uring_cqe *cqe;
+
+		r = io_uring_wait_cqe_timeout(ring, &cqe, &ts);
+		if (r) {
+			ktap_diag("io_uring_wait_cqe_timeout: %s", strerror(-r));
+			return -1;
+		}
+		if (cqe->user_data >= n || res[cqe->user_data] != LONG_MIN) {
+			ktap_diag("CQE with user_data %llu: unknown or twice",
+				  (unsigned long long)cqe->user_data);
+			io_uring_cqe_seen(ring, cqe);
+			return -1;
+		}
+		res[cqe->user_data] = cqe->res;
+		io_uring_cqe_seen(ring, cqe);
+	}
+	return 0;
+}
+
+/*
+ * One request by @p at @off over v[0..n), waited for: bytes or -errno,
+ * LONG_MIN when the machinery failed (explained). read/write/readv/writev
+ * seek first and check the file position moved by the result. Counts what
+ * the device should have done for a request that moved bytes.
+ */
+static long xfer(struct io *io, enum path p, const struct iovec *v, int n, off_t off)
+{
+	const struct path_info *pi = &paths[p];
+	struct iocb cb;
+	long r = LONG_MIN;
+	bool seeks = p == P_WRITE || p == P_WRITEV || p == P_READ || p == P_READV;
+
+	if (seeks && lseek(io->fd, off, SEEK_SET) != off) {
+		ktap_diag("lseek to %lld: %s (a file with a size needs llseek)", (long long)off,
+			  strerror(errno));
+		return LONG_MIN;
+	}
+	switch (p) {
+	case P_WRITE:	r = write(io->fd, v[0].iov_base, v[0].iov_len); break;
+	case P_PWRITE:	r = pwrite(io->fd, v[0].iov_base, v[0].iov_len, off); break;
+	case P_WRITEV:	r = writev(io->fd, v, n); break;
+	case P_PWRITEV:	r = pwritev(io->fd, v, n, off); break;
+	case P_READ:	r = read(io->fd, v[0].iov_base, v[0].iov_len); break;
+	case P_PREAD:	r = pread(io->fd, v[0].iov_base, v[0].iov_len, off); break;
+	case P_READV:	r = readv(io->fd, v, n); break;
+	case P_PREADV:	r = preadv(io->fd, v, n, off); break;
+	case P_AIO_PWRITE:
+		io_prep_pwrite(&cb, io->fd, v[0].iov_base, v[0].iov_len, off);
+		break;
+	case P_AIO_PWRITEV:
+		io_prep_pwritev(&cb, io->fd, v, n, off);
+		break;
+	case P_AIO_PREAD:
+		io_prep_pread(&cb, io->fd, v[0].iov_base, v[0].iov_len, off);
+		break;
+	case P_AIO_PREADV:
+		io_prep_preadv(&cb, io->fd, v, n, off);
+		break;
+	case P_URING_WRITE:
+		io_uring_prep_write(sqe_for(&io->ring, 0), io->fd, v[0].iov_base, v[0].iov_len, off);
+		break;
+	case P_URING_WRITEV:
+		io_uring_prep_writev(sqe_for(&io->ring, 0), io->fd, v, n, off);
+		break;
+	case P_URING_WRITE_FIXED:
+		io_uring_prep_write_fixed(sqe_for(&io->ring, 0), io->fd, v[0].iov_base,
+					  v[0].iov_len, off, 0);
+		break;
+	case P_URING_READ:
+		io_uring_prep_read(sqe_for(&io->ring, 0), io->fd, v[0].iov_base, v[0].iov_len, off);
+		break;
+	case P_URING_READV:
+		io_uring_prep_readv(sqe_for(&io->ring, 0), io->fd, v, n, off);
+		break;
+	case P_URING_READ_FIXED:
+		io_uring_prep_read_fixed(sqe_for(&io->ring, 0), io->fd, v[0].iov_base,
+					 v[0].iov_len, off, 0);
+		break;
+	}
+	if (pi->kind == K_SYNC && r < 0)
+		r = -errno;
+	if (pi->kind == K_AIO)
+		r = aio_one(io->aio, &cb, NULL);
+	if (pi->kind == K_URING) {
+		r = LONG_MIN;
+		if (uring_reap(&io->ring, 1, &r))
+			r = LONG_MIN;
+	}
+	if (r == LONG_MIN)
+		return r;
+	if (seeks && r >= 0 && lseek(io->fd, 0, SEEK_CUR) != off + r) {
+		ktap_diag("%s of %zu at %lld returned %ld, file position %lld", pi->name,
+			  iov_total(v, n), (long long)off, r, (long long)lseek(io->fd, 0, SEEK_CUR));
+		return LONG_MIN;
+	}
+	if (r > 0) {
+		io->pieces += pieces(v, n, r);
+		io->bytes += r;
+		if (pi->kind == K_SYNC)
+			io->sync++;
+		else
+			io->async++;
+	}
+	return r;
+}
+
+/* ---- tests ---------------------------------------------------------------- */
+
+/*
+ * The completion, pinning and cancel branches the driver reports (on both
+ * devices) are the ones the matrix states for this kernel.
+ */
+static int branches_match_matrix(void)
+{
+	static const struct { const char *fact, *value; unsigned int kind; } want[] = {
+		{ "dma_complete", "ki_complete2", 3 },
+		{ "dma_complete", "ki_complete3", 2 },
+		{ "dma_pin", "extract", 2 },
+		{ "dma_pin", "pin_user", 1 },
+		{ "dma_cancel", "yes", 1 },
+		{ "dma_cancel", "no", 0 },
+	};
+	static const char *const facts[] = { "dma_complete", "dma_pin", "dma_cancel" };
+	struct demo_irqdev_stats s[2];
+	int fd[2], k, f;
+	size_t i;
+
+	for (k = 0; k < 2; k++) {
+		fd[k] = dev_open(k, 0);
+		KTAP_EXPECT(fd[k] >= 0, "open /dev/demo_irqdev%d: %s", k, strerror(errno));
+		KTAP_EXPECT(get_stats(fd[k], &s[k]) == 0, "stats: %s", strerror(errno));
+		close(fd[k]);
+	}
+	branch_diag(&s[0]);
+	KTAP_EXPECT(s[0].dma_complete_kind == s[1].dma_complete_kind &&
+		    s[0].dma_pin_kind == s[1].dma_pin_kind &&
+		    s[0].dma_can_cancel == s[1].dma_can_cancel,
+		    "the two devices report different branches (%u/%u/%u, %u/%u/%u)",
+		    s[0].dma_complete_kind, s[0].dma_pin_kind, s[0].dma_can_cancel,
+		    s[1].dma_complete_kind, s[1].dma_pin_kind, s[1].dma_can_cancel);
+	for (f = 0; f < 3; f++) {
+		const char *v = ktap_fact(facts[f]);
+		unsigned int have = f == 0 ? s[0].dma_complete_kind :
+				    f == 1 ? s[0].dma_pin_kind : s[0].dma_can_cancel;
+		char value[64];
+		bool known = false;
+
+		KTAP_EXPECT(v, "the matrix states no %s fact for %s", facts[f], ktap_kernel());
+		snprintf(value, sizeof(value), "%s", v);
+		for (i = 0; i < KTAP_ARRAY_SIZE(want); i++) {
+			if (strcmp(want[i].fact, facts[f]) || strcmp(want[i].value, value))
+				continue;
+			known = true;
+			KTAP_EXPECT(have == want[i].kind, "%s=%s: the driver reports %u, want %u",
+				    facts[f], value, have, want[i].kind);
+		}
+		KTAP_EXPECT(known, "%s=%s: a value this test does not know", facts[f], value);
+		ktap_diag("matrix %s=%s: driver %u", facts[f], value, have);
+	}
+	return KTAP_PASS;
+}
+
+/*
+ * io_submit() of one PREADV over three segments in as many pages or more:
+ * no event right after the submission (the first transfer alone takes 100
+ * ms) while the driver holds every piece; then the event, res = bytes,
+ * completed by the interrupt handler after exactly one transfer per piece.
+ */
+static int async_not_before_irq(void)
+{
+	struct timespec zero = { 0 }, ts = { .tv_sec = EVENT_WAIT_S };
+	struct demo_irqdev_stats a, m, b;
+	unsigned char want[DEV_SIZE], got[DEV_SIZE];
+	struct iocb cb, *cbs[1] = { &cb };
+	io_context_t ctx = 0;
+	struct io_event ev;
+	struct iovec v[3];
+	unsigned int np;
+	unsigned char *ar;
+	const off_t off = 555;
+	const size_t len = 3001;
+	double t0, gap;
+	int fd, r;
+	long d;
+
+	fd = dma_begin(0, &a);
+	KTAP_EXPECT(fd >= 0, "device");
+	KTAP_EXPECT(io_setup(8, &ctx) == 0, "io_setup");
+	ar = arena(ARENA_PAGES);
+	KTAP_EXPECT(ar, "mmap");
+	KTAP_EXPECT(dev_put(fd, 20, want) == 0, "fill the file");
+	layout(v, 3, ar, len, 1);
+	np = pieces(v, 3, len);
+	iov_set(v, 3, UNTOUCHED);
+	KTAP_EXPECT(get_stats(fd, &a) == 0, "stats");
+	io_prep_preadv(&cb, fd, v, 3, off);
+	cb.data = &cb;
+	t0 = now_s();
+	r = io_submit(ctx, 1, cbs);
+	KTAP_EXPECT(r == 1, "io_submit: %d", r);
+	r = io_getevents(ctx, 0, 1, &ev, &zero);
+	KTAP_EXPECT(r == 0, "an event (%d, res %ld) right after io_submit: completed in the method",
+		    r, r == 1 ? (long)ev.res : 0);
+	KTAP_EXPECT(get_stats(fd, &m) == 0, "stats");
+	KTAP_EXPECT(DELTA(a, m, dma_queued) == 1, "dma_queued moved by %lld, want 1",
+		    DELTA(a, m, dma_queued));
+	KTAP_EXPECT(DELTA(a, m, dma_irq_completions) == 0, "completed already (%lld)",
+		    DELTA(a, m, dma_irq_completions));
+	KTAP_EXPECT(m.dma_held == np, "dma_held %llu while queued, want %u pieces",
+		    (unsigned long long)m.dma_held, np);
+	r = io_getevents(ctx, 1, 1, &ev, &ts);
+	gap = now_s() - t0;
+	KTAP_EXPECT(r == 1, "no event within %d s: %d", EVENT_WAIT_S, r);
+	KTAP_EXPECT(ev.obj == &cb && ev.data == &cb, "event for %p, want %p", (void *)ev.obj,
+		    (void *)&cb);
+	KTAP_EXPECT((long)ev.res == (long)len && ev.res2 == 0, "res %ld res2 %ld, want %zu",
+		    (long)ev.res, (long)ev.res2, len);
+	gather(got, v, 3, len);
+	d = first_diff(got, want + off, len);
+	KTAP_EXPECT(d < 0, "PREADV data differs at file offset %lld", (long long)(off + d));
+	KTAP_EXPECT(get_stats(fd, &b) == 0, "stats");
+	ktap_diag("PREADV of %zu bytes in %u pieces: submit to event %.3f s", len, np, gap);
+	KTAP_EXPECT(DELTA(a, b, dma_irq_completions) == 1 && DELTA(a, b, dma_queued) == 1 &&
+		    DELTA(a, b, dma_sync_waits) == 0,
+		    "irq_completions %+lld queued %+lld sync_waits %+lld, want +1 +1 +0",
+		    DELTA(a, b, dma_irq_completions), DELTA(a, b, dma_queued),
+		    DELTA(a, b, dma_sync_waits));
+	KTAP_EXPECT(DELTA(a, b, dma_transfers) == np, "dma_transfers %+lld, want %u (one per piece)",
+		    DELTA(a, b, dma_transfers), np);
+	KTAP_EXPECT(DELTA(a, b, dma_bytes) == (long long)len, "dma_bytes %+lld, want %zu",
+		    DELTA(a, b, dma_bytes), len);
+	KTAP_EXPECT(b.dma_held == 0, "dma_held %llu after the event", (unsigned long long)b.dma_held);
+	io_destroy(ctx);
+	close(fd);
+	return KTAP_PASS;
+}
+
+/* The same with io_uring READV: no CQE right after the submission. */
+static int uring_not_before_irq(void)
+{
+	struct __kernel_timespec ts = { .tv_sec = EVENT_WAIT_S };
+	struct demo_irqdev_stats a, m, b;
+	unsigned char want[DEV_SIZE], got[DEV_SIZE];
+	struct io_uring_cqe *cqe;
+	struct io_uring ring;
+	struct iovec v[2];
+	unsigned char *ar;
+	const off_t off = 77;
+	const size_t len = 3999;
+	unsigned int np;
+	double t0, gap;
+	int fd, r, res;
+	long d;
+
+	fd = dma_begin(0, &a);
+	KTAP_EXPECT(fd >= 0, "device");
+	KTAP_EXPECT(io_uring_queue_init(8, &ring, 0) == 0, "io_uring_queue_init");
+	ar = arena(ARENA_PAGES);
+	KTAP_EXPECT(ar, "mmap");
+	KTAP_EXPECT(dev_put(fd, 21, want) == 0, "fill the file");
+	layout(v, 2, ar, len, 2);
+	np = pieces(v, 2, len);
+	iov_set(v, 2, UNTOUCHED);
+	KTAP_EXPECT(wait_idle(fd, &a, 10) == 0, "not idle after pwrite(2)");
+	io_uring_prep_readv(sqe_for(&ring, 42), fd, v, 2, off);
+	t0 = now_s();
+	r = io_uring_submit(&ring);
+	KTAP_EXPECT(r == 1, "io_uring_submit: %d", r);
+	r = io_uring_peek_cqe(&ring, &cqe);
+	KTAP_EXPECT(r == -EAGAIN, "a CQE (res %d) right after the submission: completed in the method",
+		    r ? 0 : cqe->res);
+	/*
+	 * io_uring tries without blocking first (IOCB_NOWAIT); the device is
+	 * idle, so the driver must queue it then and there, not refuse it
+	 * (io-wq would retry it, later).
+	 */
+	KTAP_EXPECT(get_stats(fd, &m) == 0, "stats");
+	KTAP_EXPECT(DELTA(a, m, dma_eagain) == 0, "io_uring's nowait attempt refused on an idle device");
+	KTAP_EXPECT(DELTA(a, m, dma_queued) == 1 && DELTA(a, m, dma_irq_completions) == 0,
+		    "queued %+lld, completed %+lld right after the submission, want +1, +0",
+		    DELTA(a, m, dma_queued), DELTA(a, m, dma_irq_completions));
+	KTAP_EXPECT(m.dma_held == np, "dma_held %llu while queued, want %u",
+		    (unsigned long long)m.dma_held, np);
+	r = io_uring_wait_cqe_timeout(&ring, &cqe, &ts);
+	gap = now_s() - t0;
+	KTAP_EXPECT(r == 0, "no CQE within %d s: %s", EVENT_WAIT_S, strerror(-r));
+	res = cqe->res;
+	KTAP_EXPECT(cqe->user_data == 42, "CQE user_data %llu", (unsigned long long)cqe->user_data);
+	io_uring_cqe_seen(&ring, cqe);
+	KTAP_EXPECT(res == (int)len, "READV res %d, want %zu", res, len);
+	gather(got, v, 2, len);
+	d = first_diff(got, want + off, len);
+	KTAP_EXPECT(d < 0, "READV data differs at file offset %lld", (long long)(off + d));
+	KTAP_EXPECT(io_uring_peek_cqe(&ring, &cqe) == -EAGAIN, "a second CQE");
+	KTAP_EXPECT(get_stats(fd, &b) == 0, "stats");
+	ktap_diag("io_uring READV of %zu bytes in %u pieces: submit to CQE %.3f s", len, np, gap);
+	KTAP_EXPECT(DELTA(a, b, dma_irq_completions) == 1 && DELTA(a, b, dma_queued) == 1,
+		    "irq_completions %+lld queued %+lld, want +1 +1",
+		    DELTA(a, b, dma_irq_completions), DELTA(a, b, dma_queued));
+	KTAP_EXPECT(DELTA(a, b, dma_transfers) == np, "dma_transfers %+lld, want %u",
+		    DELTA(a, b, dma_transfers), np);
+	KTAP_EXPECT(b.dma_held == 0, "dma_held %llu after the CQE", (unsigned long long)b.dma_held);
+	io_uring_queue_exit(&ring);
+	close(fd);
+	return KTAP_PASS;
+}
+
+/*
+ * Every write path puts one region of the file (odd offsets and lengths,
+ * together the whole file), then every read path reads the whole
+ * file back in two requests cut at an odd offset, the second running past
+ * the end (short). Two rounds with a new pass and the regions rotated among
+ * the writers: every reader sees every writer's bytes, stale bytes of the
+ * last pass show. The device must have done exactly one transfer per piece
+ * of every request, synchronous ones waited for in the method, the others
+ * queued, all completed by the interrupt handler.
+ */
+#define NR_REGIONS 9
+
+static int roundtrip_all_paths(void)
+{
+	static const unsigned int cuts[2][NR_REGIONS + 1] = {
+		{ 0, 1, 517, 1030, 1555, 2049, 2611, 3333, 3900, DEV_SIZE },
+		{ 0, 263, 777, 1201, 2047, 2500, 3071, 3584, 4001, DEV_SIZE },
+	};
+	static const enum path writers[NR_REGIONS] = {
+		P_WRITE, P_PWRITE, P_WRITEV, P_PWRITEV, P_AIO_PWRITE, P_AIO_PWRITEV,
+		P_URING_WRITE, P_URING_WRITEV, P_URING_WRITE_FIXED,
+	};
+	static const enum path readers[] = {
+		P_READ, P_PREAD, P_READV, P_PREADV, P_AIO_PREAD, P_AIO_PREADV,
+		P_URING_READ, P_URING_READV, P_URING_READ_FIXED,
+	};
+	unsigned char want[DEV_SIZE], got[DEV_SIZE], src[DEV_SIZE];
+	int writer_of[DEV_SIZE];
+	struct demo_irqdev_stats a, b;
+	struct iovec v[4];
+	struct io io;
+	unsigned int round, w, k, salt = 3;
+	double t0 = now_s();
+	int fd, n;
+	long r, d;
+
+	fd = dma_begin(0, &a);
+	KTAP_EXPECT(fd >= 0, "device");
+	KTAP_EXPECT(io_init(&io, fd) == 0, "setup");
+	KTAP_EXPECT(dev_put(fd, 29, want) == 0, "fill the file");
+	KTAP_EXPECT(get_stats(fd, &a) == 0, "stats");
+	for (round = 0; round < 2; round++) {
+		unsigned int pass = 30 + round;
+
+		for (w = 0; w < NR_REGIONS; w++) {
+			unsigned int region = (w + 4 * round) % NR_REGIONS;
+			unsigned int off = cuts[round][region];
+			size_t len = cuts[round][region + 1] - off;
+
+			n = io_layout(&io, writers[w], v, len, salt++);
+			pat_fill(src, off, len, pass);
+			scatter(v, n, src, len);
+			r = xfer(&io, writers[w], v, n, off);
+			KTAP_EXPECT(r == (long)len, "round %u: %s of %zu bytes at %u: %ld (%s)", round,
+				    paths[writers[w]].name, len, off, r,
+				    r < 0 && r != LONG_MIN ? strerror(-r) : "count");
+			memcpy(want + off, src, len);
+			for (k = off; k < off + len; k++)
+				writer_of[k] = writers[w];
+		}
+		for (k = 0; k < KTAP_ARRAY_SIZE(readers); k++) {
+			enum path p = readers[k];
+			unsigned int cut = 1 + (k * 409 + round * 211) % 4001;
+			size_t len2 = DEV_SIZE - cut + 77;
+
+			memset(got, 0, sizeof(got));
+			/* [0, cut) */
+			n = io_layout(&io, p, v, cut, salt++);
+			iov_set(v, n, UNTOUCHED);
+			r = xfer(&io, p, v, n, 0);
+			KTAP_EXPECT(r == (long)cut, "round %u: %s of %u bytes at 0: %ld", round,
+				    paths[p].name, cut, r);
+			KTAP_EXPECT(untouched_after(v, n, cut), "%s wrote past its result", paths[p].name);
+			gather(got, v, n, cut);
+			/* [cut, end + 77): short at the end of the file */
+			n = io_layout(&io, p, v, len2, salt++);
+			iov_set(v, n, UNTOUCHED);
+			r = xfer(&io, p, v, n, cut);
+			KTAP_EXPECT(r == (long)(DEV_SIZE - cut), "round %u: %s of %zu bytes at %u: %ld, want %u (short at the end)",
+				    round, paths[p].name, len2, cut, r, DEV_SIZE - cut);
+			KTAP_EXPECT(untouched_after(v, n, DEV_SIZE - cut),
+				    "%s across the end wrote past its result", paths[p].name);
+			gather(got + cut, v, n, DEV_SIZE - cut);
+			d = first_diff(got, want, DEV_SIZE);
+			KTAP_EXPECT(d < 0, "round %u: %s read %#x at offset %ld, %s wrote %#x there%s",
+				    round, paths[p].name, got[d], d, paths[writer_of[d]].name, want[d],
+				    got[d] == pat(d, pass - 1) ? " (the previous pass: stale)" : "");
+		}
+		ktap_diag("round %u: %d writers, %zu readers agree (cuts at %u..%u)", round,
+			  NR_REGIONS, KTAP_ARRAY_SIZE(readers), cuts[round][1],
+			  cuts[round][NR_REGIONS - 1]);
+	}
+	KTAP_EXPECT(get_stats(fd, &b) == 0, "stats");
+	ktap_diag("%llu synchronous and %llu queued requests, %llu pieces (%lld bounced), %llu bytes in %.1f s",
+		  io.sync, io.async, io.pieces, DELTA(a, b, dma_bounced), io.bytes, now_s() - t0);
+	KTAP_EXPECT(DELTA(a, b, dma_transfers) == (long long)io.pieces,
+		    "dma_transfers %+lld, want %llu: not every byte moved by DMA, one piece each",
+		    DELTA(a, b, dma_transfers), io.pieces);
+	KTAP_EXPECT(DELTA(a, b, dma_bytes) == (long long)io.bytes, "dma_bytes %+lld, want %llu",
+		    DELTA(a, b, dma_bytes), io.bytes);
+	KTAP_EXPECT(DELTA(a, b, dma_sync_waits) == (long long)io.sync,
+		    "dma_sync_waits %+lld, want %llu", DELTA(a, b, dma_sync_waits), io.sync);
+	KTAP_EXPECT(DELTA(a, b, dma_queued) == (long long)io.async, "dma_queued %+lld, want %llu",
+		    DELTA(a, b, dma_queued), io.async);
+	KTAP_EXPECT(DELTA(a, b, dma_irq_completions) == (long long)(io.sync + io.async),
+		    "dma_irq_completions %+lld, want %llu", DELTA(a, b, dma_irq_completions),
+		    io.sync + io.async);
+	KTAP_EXPECT(DELTA(a, b, dma_failed) == 0 && DELTA(a, b, dma_cancelled) == 0,
+		    "failed %+lld cancelled %+lld", DELTA(a, b, dma_failed), DELTA(a, b, dma_cancelled));
+	KTAP_EXPECT(b.dma_held == 0, "dma_held %llu", (unsigned long long)b.dma_held);
+	io_fini(&io);
+	close(fd);
+	return KTAP_PASS;
+}
+
+/*
+ * 64 requests in one io_submit() on one device, reads and writes (single
+ * buffer and vectored) at disjoint odd offsets, one page piece each (two
+ * for every eighth, four for the first): all queued at once
+ * (dma_max_depth) before the first completes, every event
+ * delivered once and in submission order (one device, FIFO), reads see the
+ * old content, the file ends with the writes and nothing else.
+ */
+#define DEPTH 64
+
+static int depth_64(void)
+{
+	static struct iocb cb[DEPTH], *cbs[DEPTH];
+	static struct iovec v[DEPTH][2], v0[4];
+	struct timespec zero = { 0 }, ts = { .tv_sec = EVENT_WAIT_S };
+	struct demo_irqdev_stats a, m, b;
+	unsigned char want[DEV_SIZE];
+	struct io_event ev[DEPTH];
+	unsigned int np = 0, off[DEPTH];
+	size_t len[DEPTH], bytes = 0;
+	bool seen[DEPTH] = { false };
+	io_context_t ctx = 0;
+	unsigned char *bufs;
+	int fd, k, r, got = 0;
+	double t0;
+
+	fd = dma_begin(0, &a);
+	KTAP_EXPECT(fd >= 0, "device");
+	KTAP_EXPECT(io_setup(2 * DEPTH, &ctx) == 0, "io_setup");
+	bufs = arena(5);
+	KTAP_EXPECT(bufs, "mmap");
+	KTAP_EXPECT(dev_put(fd, 40, want) == 0, "fill the file");
+	for (k = 0; k < DEPTH; k++) {
+		unsigned char *buf = bufs + k * 64 + k % 3;
+		bool write = k % 2 == 0, vec = k % 4 >= 2;
+		int nseg = 1;
+
+		off[k] = k * 64 + k % 3;
+		len[k] = 64 - k % 3 - k % 5;
+		if (write) {
+			pat_fill(buf, off[k], len[k], 41);
+			memcpy(want + off[k], buf, len[k]);
+		} else {
+			memset(buf, UNTOUCHED, len[k]);
+		}
+		v[k][0] = (struct iovec){ buf, len[k] };
+		if (k % 8 == 7) {	/* two segments, in the same page: two pieces */
+			v[k][0].iov_len = 10;
+			v[k][1] = (struct iovec){ buf + 10, len[k] - 10 };
+			nseg = 2;
+		}
+		if (vec && write)
+			io_prep_pwritev(&cb[k], fd, v[k], nseg, off[k]);
+		else if (vec)
+			io_prep_preadv(&cb[k], fd, v[k], nseg, off[k]);
+		else if (write)
+			io_prep_pwrite(&cb[k], fd, buf, len[k], off[k]);
+		else
+			io_prep_pread(&cb[k], fd, buf, len[k], off[k]);
+		if (k == 0) {
+			/* four pieces (400 ms) on the wire while io_submit() queues the rest */
+			int j;
+
+			for (j = 0; j < 4; j++) {
+				v0[j] = (struct iovec){ bufs + (j + 1) * pg + 7, len[0] / 4 };
+				pat_fill(v0[j].iov_base, off[0] + j * (len[0] / 4), len[0] / 4, 41);
+			}
+			io_prep_pwritev(&cb[0], fd, v0, 4, off[0]);
+			np += pieces(v0, 4, len[0]) - 1;
+		}
+		cb[k].data = (void *)(uintptr_t)(k + 1);
+		cbs[k] = &cb[k];
+		np += pieces(v[k], nseg, len[k]);
+		bytes += len[k];
+	}
+	KTAP_EXPECT(get_stats(fd, &a) == 0, "stats");
+	t0 = now_s();
+	r = io_submit(ctx, DEPTH, cbs);
+	KTAP_EXPECT(r == DEPTH, "io_submit of %d: %d", DEPTH, r);
+	r = io_getevents(ctx, 0, DEPTH, ev, &zero);
+	KTAP_EXPECT(r == 0, "%d events right after io_submit", r);
+	KTAP_EXPECT(get_stats(fd, &m) == 0, "stats");
+	ktap_diag("io_submit of %d took %.3f s; queue depth now %u at most, %llu pieces held",
+		  DEPTH, now_s() - t0, m.dma_max_depth, (unsigned long long)m.dma_held);
+	KTAP_EXPECT(DELTA(a, m, dma_queued) == DEPTH, "dma_queued %+lld, want %d",
+		    DELTA(a, m, dma_queued), DEPTH);
+	KTAP_EXPECT(m.dma_held == np, "dma_held %llu, want %u", (unsigned long long)m.dma_held, np);
+	KTAP_EXPECT(m.dma_max_depth >= DEPTH, "dma_max_depth %u, want >= %d", m.dma_max_depth,
+		    DEPTH);
+	while (got < DEPTH) {
+		r = io_getevents(ctx, 1, DEPTH - got, ev, &ts);
+		KTAP_EXPECT(r > 0, "io_getevents after %d of %d events: %d", got, DEPTH, r);
+		for (k = 0; k < r; k++, got++) {
+			uintptr_t i = (uintptr_t)ev[k].data - 1;
+
+			KTAP_EXPECT(i < DEPTH && ev[k].obj == &cb[i], "event %d: data %p obj %p", got,
+				    ev[k].data, (void *)ev[k].obj);
+			KTAP_EXPECT(!seen[i], "request %lu completed twice", (unsigned long)i);
+			seen[i] = true;
+			KTAP_EXPECT((long)ev[k].res == (long)len[i], "request %lu: res %ld, want %zu",
+				    (unsigned long)i, (long)ev[k].res, len[i]);
+			KTAP_EXPECT(i == (uintptr_t)got, "event %d is request %lu: not in order",
+				    got, (unsigned long)i);
+		}
+	}
+	ktap_diag("%d events in order in %.1f s", DEPTH, now_s() - t0);
+	r = io_getevents(ctx, 0, DEPTH, ev, &zero);
+	KTAP_EXPECT(r == 0, "%d more events after all %d", r, DEPTH);
+	KTAP_EXPECT(get_stats(fd, &b) == 0, "stats");
+	for (k = 1; k < DEPTH; k += 2) {
+		long d = pat_diff(bufs + k * 64 + k % 3, off[k], len[k], 40);
+
+		KTAP_EXPECT(d < 0, "read %d: wrong byte at file offset %ld", k, off[k] + d);
+	}
+	KTAP_EXPECT(DELTA(a, b, dma_transfers) == np && DELTA(a, b, dma_irq_completions) == DEPTH,
+		    "transfers %+lld (want %u), irq_completions %+lld (want %d)",
+		    DELTA(a, b, dma_transfers), np, DELTA(a, b, dma_irq_completions), DEPTH);
+	KTAP_EXPECT(DELTA(a, b, dma_bytes) == (long long)bytes, "dma_bytes %+lld, want %zu",
+		    DELTA(a, b, dma_bytes), bytes);
+	KTAP_EXPECT(b.dma_held == 0, "dma_held %llu", (unsigned long long)b.dma_held);
+	KTAP_EXPECT(dev_holds(fd, want, "after 64 requests") == 0, "content");
+	io_destroy(ctx);
+	close(fd);
+	return KTAP_PASS;
+}
+
+/*
+ * Five requests: 0 a read of four pieces (on the wire, 400 ms), then of
+ * one piece each 1 write, 2 read, 3 read, 4 write. io_cancel() of 4 (the last queued) and 3: where the
+ * driver can cancel (dma_can_cancel, matrix fact dma_cancel), both return
+ * -EINPROGRESS and complete with -ECANCELED, moving nothing; io_cancel() of
+ * 0 returns -EAGAIN and it completes whole. Elsewhere io_cancel() returns
+ * -EINVAL and all five complete whole. Five events exactly, none twice.
+ */
+#define NCANCEL 5
+
+static int cancel_queued(void)
+{
+	static const bool is_write[NCANCEL] = { false, true, false, false, true };
+	struct timespec zero = { 0 }, ts = { .tv_sec = EVENT_WAIT_S };
+	struct demo_irqdev_stats a, b;
+	struct iocb cb[NCANCEL], *cbs[NCANCEL];
+	unsigned char want[DEV_SIZE], *bufs, *buf[NCANCEL];
+	long res[NCANCEL];
+	struct io_event ev[NCANCEL], dummy;
+	struct iovec v0[4];
+	unsigned char got0[500];
+	io_context_t ctx = 0;
+	int fd, k, r, r0, r3, r4, got = 0, can, order = 0;
+	const size_t len = 500;
+
+	fd = dma_begin(0, &a);
+	KTAP_EXPECT(fd >= 0, "device");
+	can = a.dma_can_cancel;
+	KTAP_EXPECT(io_setup(16, &ctx) == 0, "io_setup");
+	bufs = arena(NCANCEL + 4);
+	KTAP_EXPECT(bufs, "mmap");
+	KTAP_EXPECT(dev_put(fd, 50, want) == 0, "fill the file");
+	for (k = 0; k < 4; k++) {
+		v0[k] = (struct iovec){ bufs + (NCANCEL + k) * pg + 17, len / 4 };
+		memset(v0[k].iov_base, UNTOUCHED, len / 4);
+	}
+	for (k = 0; k < NCANCEL; k++) {
+		unsigned int off = 100 + k * 600;
+
+		buf[k] = bufs + k * pg + 17;
+		res[k] = LONG_MIN;
+		if (is_write[k]) {
+			pat_fill(buf[k], off, len, 51);
+			io_prep_pwrite(&cb[k], fd, buf[k], len, off);
+		} else {
+			memset(buf[k], UNTOUCHED, len);
+			io_prep_pread(&cb[k], fd, buf[k], len, off);
+		}
+		cb[k].data = (void *)(uintptr_t)k;
+		cbs[k] = &cb[k];
+	}
+	/* the first four pieces: 400 ms on the wire, time for the io_cancel() calls */
+	io_prep_preadv(&cb[0], fd, v0, 4, 100);
+	cb[0].data = (void *)(uintptr_t)0;
+	KTAP_EXPECT(get_stats(fd, &a) == 0, "stats");
+	r = io_submit(ctx, NCANCEL, cbs);
+	KTAP_EXPECT(r == NCANCEL, "io_submit: %d", r);
+	r = io_getevents(ctx, 0, NCANCEL, ev, &zero);
+	KTAP_EXPECT(r == 0, "%d events right after io_submit", r);
+	r4 = io_cancel(ctx, &cb[4], &dummy);
+	r3 = io_cancel(ctx, &cb[3], &dummy);
+	r0 = io_cancel(ctx, &cb[0], &dummy);
+	ktap_diag("io_cancel: last queued %d (%s), middle %d (%s), on the wire %d (%s)",
+		  r4, strerror(-r4), r3, strerror(-r3), r0, strerror(-r0));
+	if (can) {
+		KTAP_EXPECT(r4 == -EINPROGRESS && r3 == -EINPROGRESS,
+			    "io_cancel of queued requests: %d, %d, want -EINPROGRESS", r4, r3);
+		KTAP_EXPECT(r0 == -EAGAIN, "io_cancel of the request on the wire: %d, want -EAGAIN",
+			    r0);
+	} else {
+		KTAP_EXPECT(r4 == -EINVAL && r3 == -EINVAL && r0 == -EINVAL,
+			    "no cancel callback: io_cancel %d %d %d, want -EINVAL", r4, r3, r0);
+	}
+	while (got < NCANCEL) {
+		r = io_getevents(ctx, 1, NCANCEL - got, ev, &ts);
+		KTAP_EXPECT(r > 0, "io_getevents after %d of %d events: %d", got, NCANCEL, r);
+		for (k = 0; k < r; k++, got++) {
+			uintptr_t i = (uintptr_t)ev[k].data;
+
+			KTAP_EXPECT(i < NCANCEL && ev[k].obj == &cb[i], "unknown event %p",
+				    (void *)ev[k].obj);
+			KTAP_EXPECT(res[i] == LONG_MIN, "request %lu completed twice", (unsigned long)i);
+			res[i] = (long)ev[k].res;
+			if (res[i] == (long)len) {
+				KTAP_EXPECT((int)i >= order, "request %lu completed after %d", (unsigned long)i,
+					    order);
+				order = i;
+			}
+		}
+	}
+	r = io_getevents(ctx, 0, NCANCEL, ev, &zero);
+	KTAP_EXPECT(r == 0, "%d more events after all %d", r, NCANCEL);
+	ktap_diag("results: %ld %ld %ld %ld %ld", res[0], res[1], res[2], res[3], res[4]);
+	for (k = 0; k < NCANCEL; k++) {
+		bool cancelled = can && k >= 3;
+		unsigned int off = 100 + k * 600;
+
+		KTAP_EXPECT(res[k] == (cancelled ? -ECANCELED : (long)len),
+			    "request %d: res %ld, want %ld", k, res[k],
+			    cancelled ? -ECANCELED : (long)len);
+		if (is_write[k] && !cancelled)
+			memcpy(want + off, buf[k], len);
+		if (k == 0) {
+			gather(got0, v0, 4, len);
+			KTAP_EXPECT(pat_diff(got0, off, len, 50) < 0, "read 0: data differs");
+		} else if (!is_write[k] && !cancelled) {
+			KTAP_EXPECT(pat_diff(buf[k], off, len, 50) < 0, "read %d: data differs", k);
+		}
+		if (!is_write[k] && cancelled)
+			KTAP_EXPECT(buf[k][0] == UNTOUCHED && !memcmp(buf[k], buf[k] + 1, len - 1),
+				    "the cancelled read %d wrote its buffer", k);
+	}
+	r = io_cancel(ctx, &cb[1], &dummy);
+	KTAP_EXPECT(r == -EINVAL, "io_cancel of a completed request: %d, want -EINVAL", r);
+	KTAP_EXPECT(get_stats(fd, &b) == 0, "stats");
+	KTAP_EXPECT(DELTA(a, b, dma_cancelled) == (can ? 2 : 0), "dma_cancelled %+lld, want %d",
+		    DELTA(a, b, dma_cancelled), can ? 2 : 0);
+	KTAP_EXPECT(DELTA(a, b, dma_transfers) == (can ? 6 : 8) &&
+		    DELTA(a, b, dma_irq_completions) == (can ? 3 : 5),
+		    "transfers %+lld, irq_completions %+lld, want %d, %d: a cancelled request moved",
+		    DELTA(a, b, dma_transfers), DELTA(a, b, dma_irq_completions), can ? 6 : 8,
+		    can ? 3 : 5);
+	KTAP_EXPECT(DELTA(a, b, dma_queued) == NCANCEL && DELTA(a, b, dma_failed) == 0,
+		    "queued %+lld failed %+lld", DELTA(a, b, dma_queued), DELTA(a, b, dma_failed));
+	KTAP_EXPECT(b.dma_held == 0, "dma_held %llu", (unsigned long long)b.dma_held);
+	KTAP_EXPECT(dev_holds(fd, want, "after the cancelled write") == 0, "content");
+	io_destroy(ctx);
+	close(fd);
+	return KTAP_PASS;
+}
+
+/*
+ * With a request on the wire (four pieces: 400 ms), requests that may not
+ * block are refused with EAGAIN and queue nothing: preadv2/pwritev2 with
+ * RWF_NOWAIT, io_submit PREAD/PWRITE with aio_rw_flags RWF_NOWAIT (the
+ * event carries -EAGAIN: fs/aio.c's aio_rw_done() completes any result but
+ * -EIOCBQUEUED), io_uring READ with RWF_NOWAIT (CQE -EAGAIN), read(2) and
+ * write(2) on an O_NONBLOCK file. Idle, the same requests are served.
+ */
+static int nowait_busy(void)
+{
+	struct timespec zero = { 0 }, ts = { .tv_sec = EVENT_WAIT_S };
+	struct demo_irqdev_stats a, m, b;
+	unsigned char want[DEV_SIZE], *ar, *rb, *wb;
+	struct iocb busy, nw[2], *cbs[2];
+	struct io_uring_sqe *sqe;
+	struct iovec v[4], rv, wv;
+	struct io_uring ring;
+	struct io_event ev;
+	io_context_t ctx = 0;
+	int fd, nb, r, k;
+	unsigned int np;
+	long ures[1];
+	ssize_t n;
+	long d;
+
+	fd = dma_begin(0, &a);
+	KTAP_EXPECT(fd >= 0, "device");
+	nb = dev_open(0, O_NONBLOCK);
+	KTAP_EXPECT(nb >= 0, "open O_NONBLOCK: %s", strerror(errno));
+	KTAP_EXPECT(io_setup(8, &ctx) == 0, "io_setup");
+	KTAP_EXPECT(io_uring_queue_init(8, &ring, 0) == 0, "io_uring_queue_init");
+	ar = arena(ARENA_PAGES);
+	rb = arena(1);
+	wb = arena(1);
+	KTAP_EXPECT(ar && rb && wb, "mmap");
+	KTAP_EXPECT(dev_put(fd, 60, want) == 0, "fill the file");
+	memset(rb, UNTOUCHED, pg);
+	pat_fill(wb, 100, 200, 61);
+	rv = (struct iovec){ rb, 200 };
+	wv = (struct iovec){ wb, 200 };
+	layout(v, 4, ar, 3000, 4);
+	np = pieces(v, 4, 3000);
+	KTAP_EXPECT(np >= 4, "layout: %u pieces", np);
+	KTAP_EXPECT(get_stats(fd, &a) == 0, "stats");
+	io_prep_preadv(&busy, fd, v, 4, 0);
+	busy.data = &busy;
+	cbs[0] = &busy;
+	r = io_submit(ctx, 1, cbs);
+	KTAP_EXPECT(r == 1, "io_submit: %d", r);
+
+	errno = 0;
+	n = preadv2(fd, &rv, 1, 100, RWF_NOWAIT);
+	KTAP_EXPECT(n == -1 && errno == EAGAIN, "preadv2 RWF_NOWAIT while busy: %zd (%s)", n,
+		    strerror(errno));
+	errno = 0;
+	n = pwritev2(fd, &wv, 1, 100, RWF_NOWAIT);
+	KTAP_EXPECT(n == -1 && errno == EAGAIN, "pwritev2 RWF_NOWAIT while busy: %zd (%s)", n,
+		    strerror(errno));
+	io_prep_pread(&nw[0], fd, rb, 200, 100);
+	io_prep_pwrite(&nw[1], fd, wb, 200, 100);
+	for (k = 0; k < 2; k++) {
+		nw[k].aio_rw_flags = RWF_NOWAIT;
+		nw[k].data = &nw[k];
+		cbs[k] = &nw[k];
+	}
+	r = io_submit(ctx, 2, cbs);
+	KTAP_EXPECT(r == 2, "io_submit of two RWF_NOWAIT requests while busy: %d (%s)", r,
+		    r < 0 ? strerror(-r) : "short");
+	for (k = 0; k < 2; k++) {
+		r = io_getevents(ctx, 1, 1, &ev, &ts);
+		KTAP_EXPECT(r == 1, "io_getevents: %d", r);
+		KTAP_EXPECT(ev.obj == &nw[0] || ev.obj == &nw[1],
+			    "the busy request completed before the RWF_NOWAIT ones were refused");
+		KTAP_EXPECT((long)ev.res == -EAGAIN,
+			    "io_submit %s RWF_NOWAIT while busy: res %ld, want -EAGAIN",
+			    ev.obj == &nw[0] ? "PREAD" : "PWRITE", (long)ev.res);
+	}
+	sqe = sqe_for(&ring, 0);
+	io_uring_prep_read(sqe, fd, rb, 200, 100);
+	sqe->rw_flags = RWF_NOWAIT;
+	ures[0] = LONG_MIN;
+	KTAP_EXPECT(uring_reap(&ring, 1, ures) == 0, "io_uring");
+	KTAP_EXPECT(ures[0] == -EAGAIN, "io_uring READ RWF_NOWAIT while busy: res %ld, want -EAGAIN",
+		    ures[0]);
+	errno = 0;
+	n = read(nb, rb, 200);
+	KTAP_EXPECT(n == -1 && errno == EAGAIN, "read(2) on O_NONBLOCK while busy: %zd (%s)", n,
+		    strerror(errno));
+	errno = 0;
+	n = write(nb, wb, 200);
+	KTAP_EXPECT(n == -1 && errno == EAGAIN, "write(2) on O_NONBLOCK while busy: %zd (%s)", n,
+		    strerror(errno));
+	r = io_getevents(ctx, 0, 1, &ev, &zero);
+	KTAP_EXPECT(r == 0, "the busy request (%u pieces) completed during the refusals", np);
+	KTAP_EXPECT(get_stats(fd, &m) == 0, "stats");
+	KTAP_EXPECT(DELTA(a, m, dma_eagain) == 7, "dma_eagain %+lld, want 7",
+		    DELTA(a, m, dma_eagain));
+	KTAP_EXPECT(DELTA(a, m, dma_queued) == 1 && DELTA(a, m, dma_sync_waits) == 0,
+		    "queued %+lld sync_waits %+lld, want +1 +0: a refused request was queued",
+		    DELTA(a, m, dma_queued), DELTA(a, m, dma_sync_waits));
+	KTAP_EXPECT(m.dma_held == np, "dma_held %llu, want %u", (unsigned long long)m.dma_held, np);
+	r = io_getevents(ctx, 1, 1, &ev, &ts);
+	KTAP_EXPECT(r == 1 && ev.obj == &busy && (long)ev.res == 3000,
+		    "the busy request: %d events, res %ld", r, r == 1 ? (long)ev.res : 0);
+	KTAP_EXPECT(wait_idle(fd, &b, 10) == 0, "not idle");
+	KTAP_EXPECT(DELTA(a, b, dma_transfers) == np && DELTA(a, b, dma_bytes) == 3000,
+		    "transfers %+lld bytes %+lld, want %u and 3000: a refused request moved data",
+		    DELTA(a, b, dma_transfers), DELTA(a, b, dma_bytes), np);
+	for (k = 0; k < pg; k++)
+		KTAP_EXPECT(rb[k] == UNTOUCHED, "a refused read wrote byte %d of its buffer", k);
+	KTAP_EXPECT(dev_holds(fd, want, "after refused writes") == 0, "content");
+
+	/* idle: served */
+	KTAP_EXPECT(wait_idle(fd, &b, 10) == 0, "not idle");
+	n = preadv2(fd, &rv, 1, 100, RWF_NOWAIT);
+	KTAP_EXPECT(n == 200, "preadv2 RWF_NOWAIT, idle: %zd (%s)", n, n < 0 ? strerror(errno) : "");
+	d = pat_diff(rb, 100, 200, 60);
+	KTAP_EXPECT(d < 0, "preadv2 RWF_NOWAIT: data differs at %ld", d);
+	KTAP_EXPECT(wait_idle(fd, &b, 10) == 0, "not idle");
+	memset(rb, UNTOUCHED, 200);
+	sqe = sqe_for(&ring, 0);
+	io_uring_prep_read(sqe, fd, rb, 200, 100);
+	sqe->rw_flags = RWF_NOWAIT;
+	ures[0] = LONG_MIN;
+	KTAP_EXPECT(uring_reap(&ring, 1, ures) == 0, "io_uring");
+	KTAP_EXPECT(ures[0] == 200 && pat_diff(rb, 100, 200, 60) < 0,
+		    "io_uring READ RWF_NOWAIT, idle: res %ld", ures[0]);
+	KTAP_EXPECT(wait_idle(fd, &b, 10) == 0, "not idle");
+	memset(rb, UNTOUCHED, 200);
+	KTAP_EXPECT(lseek(nb, 100, SEEK_SET) == 100, "lseek: %s", strerror(errno));
+	n = read(nb, rb, 200);
+	KTAP_EXPECT(n == 200 && pat_diff(rb, 100, 200, 60) < 0, "read(2) on O_NONBLOCK, idle: %zd (%s)",
+		    n, n < 0 ? strerror(errno) : "");
+	io_uring_queue_exit(&ring);
+	io_destroy(ctx);
+	close(nb);
+	close(fd);
+	return KTAP_PASS;
+}
+
+/* A system call that must fail with @err. */
+#define EXPECT_FAILS(call, err, what)						\
+	do {									\
+		ssize_t n_;							\
+		errno = 0;							\
+		n_ = (call);							\
+		KTAP_EXPECT(n_ == -1 && errno == (err), "%s: %zd (%s), want %s", what, n_, \
+			    strerror(errno), strerror(err));			\
+	} while (0)
+
+/* The prepared SQE (user_data 0), submitted and reaped: res or LONG_MIN. */
+static long uring_one(struct io_uring *ring)
+{
+	long res = LONG_MIN;
+
+	if (uring_reap(ring, 1, &res))
+		return LONG_MIN;
+	return res;
+}
+
+/*
+ * Memory the request cannot use: unmapped, read-only for a read, PROT_NONE
+ * for a write, more than IOV_MAX segments; by read/write/readv/writev/
+ * pread/preadv, io_submit (EFAULT in the event; EINVAL from io_submit
+ * itself for the iovec count, which the kernel checks before the driver)
+ * and io_uring (CQE). Nothing transferred or queued, the file and the
+ * buffers unchanged, the file position too; zero-length requests move
+ * nothing. Then the edges: a request whose second segment faults is short
+ * (the bytes before the fault, as O_DIRECT; aio_compat_pin()); at and past
+ * the end reads give 0 and writes ENOSPC, across it both are short; one
+ * transfer per piece of what moved, none for the rest.
+ */
+static int bad_input(void)
+{
+	static struct iovec many[IOV_MAX + 1];
+	struct demo_irqdev_stats a, m, b;
+	unsigned char want[DEV_SIZE], *good, *ro, *none, *hole;
+	struct iovec hv = { NULL, 100 }, v2[2];
+	struct io_uring ring;
+	io_context_t ctx = 0;
+	struct iocb cb, *cbs[1] = { &cb };
+	unsigned long long np = 0, bytes = 0;
+	bool refused;
+	int fd, k, r;
+	long res;
+	ssize_t n;
+
+	fd = dma_begin(0, &a);
+	KTAP_EXPECT(fd >= 0, "device");
+	KTAP_EXPECT(io_setup(8, &ctx) == 0, "io_setup");
+	KTAP_EXPECT(io_uring_queue_init(8, &ring, 0) == 0, "io_uring_queue_init");
+	good = arena(2);
+	ro = mmap(NULL, pg, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	none = mmap(NULL, pg, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	/* the hole last: nothing mapped after it may land there */
+	hole = arena(3);
+	KTAP_EXPECT(good && ro != MAP_FAILED && none != MAP_FAILED && hole, "mmap");
+	KTAP_EXPECT(munmap(hole + pg, pg) == 0, "munmap");
+	hole += pg;
+	hv.iov_base = hole;
+	memset(good, UNTOUCHED, 2 * pg);
+	for (k = 0; k <= IOV_MAX; k++)
+		many[k] = (struct iovec){ good + k % pg, 1 };
+	KTAP_EXPECT(dev_put(fd, 70, want) == 0, "fill the file");
+	KTAP_EXPECT(lseek(fd, 0, SEEK_SET) == 0, "lseek: %s", strerror(errno));
+	KTAP_EXPECT(get_stats(fd, &a) == 0, "stats");
+
+	EXPECT_FAILS(read(fd, hole, 100), EFAULT, "read(2) into unmapped memory");
+	EXPECT_FAILS(read(fd, ro, 100), EFAULT, "read(2) into PROT_READ memory");
+	EXPECT_FAILS(pread(fd, hole, 100, 10), EFAULT, "pread(2) into unmapped memory");
+	EXPECT_FAILS(preadv(fd, &hv, 1, 10), EFAULT, "preadv(2) into unmapped memory");
+	EXPECT_FAILS(readv(fd, many, IOV_MAX + 1), EINVAL, "readv(2) of IOV_MAX + 1 segments");
+	EXPECT_FAILS(write(fd, hole, 100), EFAULT, "write(2) from unmapped memory");
+	EXPECT_FAILS(pwrite(fd, none, 100, 10), EFAULT, "pwrite(2) from PROT_NONE memory");
+	EXPECT_FAILS(pwritev(fd, &hv, 1, 10), EFAULT, "pwritev(2) from unmapped memory");
+	EXPECT_FAILS(writev(fd, many, IOV_MAX + 1), EINVAL, "writev(2) of IOV_MAX + 1 segments");
+	KTAP_EXPECT(lseek(fd, 0, SEEK_CUR) == 0, "a failed request moved the file position");
+
+	io_prep_pread(&cb, fd, hole, 100, 10);
+	res = aio_one(ctx, &cb, &refused);
+	KTAP_EXPECT(!refused && res == -EFAULT, "io_submit PREAD into unmapped memory: %s %ld",
+		    refused ? "io_submit" : "res", res);
+	io_prep_pread(&cb, fd, ro, 100, 10);
+	res = aio_one(ctx, &cb, &refused);
+	KTAP_EXPECT(!refused && res == -EFAULT, "io_submit PREAD into PROT_READ memory: %s %ld",
+		    refused ? "io_submit" : "res", res);
+	io_prep_preadv(&cb, fd, &hv, 1, 10);
+	res = aio_one(ctx, &cb, &refused);
+	KTAP_EXPECT(!refused && res == -EFAULT, "io_submit PREADV into unmapped memory: %s %ld",
+		    refused ? "io_submit" : "res", res);
+	io_prep_pwrite(&cb, fd, none, 100, 10);
+	res = aio_one(ctx, &cb, &refused);
+	KTAP_EXPECT(!refused && res == -EFAULT, "io_submit PWRITE from PROT_NONE memory: %s %ld",
+		    refused ? "io_submit" : "res", res);
+	io_prep_preadv(&cb, fd, many, IOV_MAX + 1, 0);
+	r = io_submit(ctx, 1, cbs);
+	KTAP_EXPECT(r == -EINVAL, "io_submit PREADV of IOV_MAX + 1 segments: %d, want -EINVAL", r);
+	io_prep_pwritev(&cb, fd, many, IOV_MAX + 1, 0);
+	r = io_submit(ctx, 1, cbs);
+	KTAP_EXPECT(r == -EINVAL, "io_submit PWRITEV of IOV_MAX + 1 segments: %d, want -EINVAL", r);
+
+	io_uring_prep_read(sqe_for(&ring, 0), fd, ro, 100, 10);
+	res = uring_one(&ring);
+	KTAP_EXPECT(res == -EFAULT, "io_uring READ into PROT_READ memory: %ld", res);
+	io_uring_prep_write(sqe_for(&ring, 0), fd, hole, 100, 10);
+	res = uring_one(&ring);
+	KTAP_EXPECT(res == -EFAULT, "io_uring WRITE from unmapped memory: %ld", res);
+	io_uring_prep_readv(sqe_for(&ring, 0), fd, many, IOV_MAX + 1, 0);
+	res = uring_one(&ring);
+	KTAP_EXPECT(res == -EINVAL, "io_uring READV of IOV_MAX + 1 segments: %ld", res);
+
+	n = pread(fd, good, 0, 10);
+	KTAP_EXPECT(n == 0, "pread(2) of 0 bytes: %zd", n);
+	io_prep_pread(&cb, fd, good, 0, 10);
+	res = aio_one(ctx, &cb, NULL);
+	KTAP_EXPECT(res == 0, "io_submit PREAD of 0 bytes: %ld", res);
+
+	KTAP_EXPECT(get_stats(fd, &m) == 0, "stats");
+	KTAP_EXPECT(DELTA(a, m, dma_transfers) == 0 && DELTA(a, m, dma_bytes) == 0,
+		    "bad requests moved data: transfers %+lld bytes %+lld",
+		    DELTA(a, m, dma_transfers), DELTA(a, m, dma_bytes));
+	KTAP_EXPECT(DELTA(a, m, dma_queued) == 0 && DELTA(a, m, dma_sync_waits) == 0 &&
+		    DELTA(a, m, dma_irq_completions) == 0,
+		    "bad requests reached the queue: queued %+lld sync_waits %+lld completions %+lld",
+		    DELTA(a, m, dma_queued), DELTA(a, m, dma_sync_waits),
+		    DELTA(a, m, dma_irq_completions));
+	KTAP_EXPECT(m.dma_held == 0, "dma_held %llu after refused requests: pins leaked",
+		    (unsigned long long)m.dma_held);
+	for (k = 0; k < 2 * pg; k++)
+		KTAP_EXPECT(good[k] == UNTOUCHED, "a refused read wrote byte %d of the good buffer", k);
+	KTAP_EXPECT(dev_holds(fd, want, "after refused writes") == 0, "content");
+
+	/* the edges, each with what it should cost */
+	KTAP_EXPECT(get_stats(fd, &a) == 0, "stats");
+	v2[0] = (struct iovec){ good + pg - 50, 100 };	/* two pieces */
+	v2[1] = hv;
+	n = readv(fd, v2, 2);	/* the file position is 0 */
+	KTAP_EXPECT(n == 100, "readv(2) whose second segment is unmapped: %zd (%s), want 100 (short)",
+		    n, n < 0 ? strerror(errno) : "");
+	KTAP_EXPECT(pat_diff(good + pg - 50, 0, 100, 70) < 0, "readv before the fault: data differs");
+	np += pieces(v2, 2, 100);
+	bytes += 100;
+	pat_fill(good + pg - 50, 200, 100, 71);
+	n = pwritev(fd, v2, 2, 200);
+	KTAP_EXPECT(n == 100, "pwritev(2) whose second segment is unmapped: %zd (%s), want 100",
+		    n, n < 0 ? strerror(errno) : "");
+	memcpy(want + 200, good + pg - 50, 100);
+	np += pieces(v2, 2, 100);
+	bytes += 100;
+	memset(good, UNTOUCHED, 2 * pg);
+	io_prep_preadv(&cb, fd, v2, 2, 300);
+	res = aio_one(ctx, &cb, NULL);
+	KTAP_EXPECT(res == 100 && pat_diff(good + pg - 50, 300, 100, 70) < 0,
+		    "io_submit PREADV whose second segment is unmapped: %ld, want 100", res);
+	np += pieces(v2, 2, 100);
+	bytes += 100;
+
+	KTAP_EXPECT(pread(fd, good, 100, DEV_SIZE) == 0, "pread(2) at the end");
+	KTAP_EXPECT(pread(fd, good, 100, DEV_SIZE + 904) == 0, "pread(2) past the end");
+	memset(good, UNTOUCHED, 300);
+	n = pread(fd, good, 300, DEV_SIZE - 96);
+	KTAP_EXPECT(n == 96 && pat_diff(good, DEV_SIZE - 96, 96, 70) < 0 && good[96] == UNTOUCHED,
+		    "pread(2) across the end: %zd, want 96", n);
+	np += span_pages(good, 96);
+	bytes += 96;
+	EXPECT_FAILS(pwrite(fd, good, 10, DEV_SIZE), ENOSPC, "pwrite(2) at the end");
+	EXPECT_FAILS(pwrite(fd, good, 10, DEV_SIZE + 5903), ENOSPC, "pwrite(2) past the end");
+	pat_fill(good, DEV_SIZE - 6, 20, 72);
+	n = pwrite(fd, good, 20, DEV_SIZE - 6);
+	KTAP_EXPECT(n == 6, "pwrite(2) across the end: %zd, want 6", n);
+	memcpy(want + DEV_SIZE - 6, good, 6);
+	np += 1;
+	bytes += 6;
+	KTAP_EXPECT(lseek(fd, DEV_SIZE, SEEK_SET) == DEV_SIZE, "lseek to the end: %s", strerror(errno));
+	KTAP_EXPECT(read(fd, good, 100) == 0, "read(2) at the end");
+	EXPECT_FAILS(write(fd, good, 100), ENOSPC, "write(2) at the end");
+	io_prep_preadv(&cb, fd, v2, 1, DEV_SIZE);
+	res = aio_one(ctx, &cb, NULL);
+	KTAP_EXPECT(res == 0, "io_submit PREADV at the end: %ld", res);
+	io_prep_pwritev(&cb, fd, v2, 1, DEV_SIZE);
+	res = aio_one(ctx, &cb, NULL);
+	KTAP_EXPECT(res == -ENOSPC, "io_submit PWRITEV at the end: %ld", res);
+	memset(good, UNTOUCHED, 300);
+	io_prep_pread(&cb, fd, good + 1, 200, DEV_SIZE - 96);
+	res = aio_one(ctx, &cb, NULL);
+	KTAP_EXPECT(res == 96 && pat_diff(good + 1, DEV_SIZE - 96, 90, 70) < 0,
+		    "io_submit PREAD across the end: %ld, want 96", res);
+	np += 1;
+	bytes += 96;
+	io_uring_prep_read(sqe_for(&ring, 0), fd, good, 100, DEV_SIZE);
+	res = uring_one(&ring);
+	KTAP_EXPECT(res == 0, "io_uring READ at the end: %ld", res);
+	io_uring_prep_write(sqe_for(&ring, 0), fd, good, 100, DEV_SIZE);
+	res = uring_one(&ring);
+	KTAP_EXPECT(res == -ENOSPC, "io_uring WRITE at the end: %ld", res);
+	pat_fill(good, DEV_SIZE - 1, 5, 73);
+	io_uring_prep_write(sqe_for(&ring, 0), fd, good, 5, DEV_SIZE - 1);
+	res = uring_one(&ring);
+	KTAP_EXPECT(res == 1, "io_uring WRITE across the end: %ld, want 1", res);
+	want[DEV_SIZE - 1] = good[0];
+	np += 1;
+	bytes += 1;
+
+	KTAP_EXPECT(get_stats(fd, &b) == 0, "stats");
+	KTAP_EXPECT(DELTA(a, b, dma_transfers) == (long long)np && DELTA(a, b, dma_bytes) == (long long)bytes,
+		    "edges: transfers %+lld bytes %+lld, want %llu and %llu",
+		    DELTA(a, b, dma_transfers), DELTA(a, b, dma_bytes), np, bytes);
+	KTAP_EXPECT(b.dma_held == 0, "dma_held %llu", (unsigned long long)b.dma_held);
+	KTAP_EXPECT(dev_holds(fd, want, "after the edges") == 0, "content");
+	io_uring_queue_exit(&ring);
+	io_destroy(ctx);
+	close(fd);
+	return KTAP_PASS;
+}
+
+/* FOLL_PIN pins taken and released so far (/proc/vmstat, folded first); -1 if absent. */
+static int read_pins(long long *acq, long long *rel)
+{
+	char name[64];
+	long long val;
+	FILE *f;
+	int fd = open("/proc/sys/vm/stat_refresh", O_WRONLY);
+
+	if (fd >= 0) {
+		if (write(fd, "1\n", 2) < 0) {
+			/* then the per-CPU deltas fold in within a second */
+		}
+		close(fd);
+	}
+	*acq = *rel = -1;
+	f = fopen("/proc/vmstat", "r");
+	if (!f)
+		return -1;
+	while (fscanf(f, "%63s %lld", name, &val) == 2) {
+		if (!strcmp(name, "nr_foll_pin_acquired"))
+			*acq = val;
+		else if (!strcmp(name, "nr_foll_pin_released"))
+			*rel = val;
+	}
+	fclose(f);
+	return *acq >= 0 && *rel >= 0 ? 0 : -1;
+}
+
+/*
+ * Wait, bounded, until every pin taken since (@acq0, @rel0) is released;
+ * how many were taken and released in *@da, *@dr.
+ */
+static int pins_settle(long long acq0, long long rel0, long long *da, long long *dr, double max_s)
+{
+	double t0 = now_s();
+	long long acq, rel;
+
+	for (;;) {
+		if (read_pins(&acq, &rel))
+			return -1;
+		*da = acq - acq0;
+		*dr = rel - rel0;
+		if (*da == *dr)
+			return 0;
+		if (now_s() - t0 > max_s)
+			return -1;
+		usleep(50000);
+	}
+}
+
+/*
+ * Every pin the requests took is released once they are done (vmstat's
+ * nr_foll_pin_acquired - nr_foll_pin_released back where it was), whatever
+ * the path: synchronous, io_submit, io_uring with user and registered
+ * buffers, a read short at a fault (second segment read-only), one refused
+ * with EFAULT after its first segment could be pinned, requests cancelled
+ * while queued; stats.dma_held is 0 when idle and counts every piece while
+ * requests wait.
+ */
+static int pins_released(void)
+{
+	struct timespec zero = { 0 }, ts = { .tv_sec = EVENT_WAIT_S };
+	struct demo_irqdev_stats a, m, b;
+	long long acq0, rel0, da, dr;
+	unsigned long long user_pieces, fixed_pieces = 0, p0, batch = 0;
+	struct iocb cb[4], *cbs[4];
+	struct io_event ev[4], dummy;
+	struct iovec v[4], bad[2];
+	unsigned char *ro, *bufs;
+	struct io io;
+	int fd, k, r, got;
+	long res;
+
+	if (read_pins(&acq0, &rel0)) {
+		ktap_diag("SKIP: /proc/vmstat has no nr_foll_pin_acquired/released");
+		return KTAP_SKIP;
+	}
+	fd = dma_begin(0, &a);
+	KTAP_EXPECT(fd >= 0, "device");
+	KTAP_EXPECT(dev_put(fd, 80, NULL) == 0, "fill the file");
+	KTAP_EXPECT(read_pins(&acq0, &rel0) == 0, "vmstat");
+	KTAP_EXPECT(io_init(&io, fd) == 0, "setup");	/* registers FIXED_PAGES */
+	ro = mmap(NULL, pg, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	bufs = arena(5);	/* the fourth buffer runs into a fifth page */
+	KTAP_EXPECT(ro != MAP_FAILED && bufs, "mmap");
+	{
+		static const enum path some[] = {
+			P_PREADV, P_WRITEV, P_AIO_PREADV, P_AIO_PWRITE, P_URING_READV,
+			P_URING_WRITE, P_URING_READ_FIXED, P_URING_WRITE_FIXED,
+		};
+		size_t i;
+
+		for (i = 0; i < KTAP_ARRAY_SIZE(some); i++) {
+			int n = io_layout(&io, some[i], v, 1000 + 333 * i, i);
+
+			p0 = io.pieces;
+			res = xfer(&io, some[i], v, n, 7 * i);
+			KTAP_EXPECT(res == (long)(1000 + 333 * i), "%s: %ld", paths[some[i]].name, res);
+			if (paths[some[i]].fixed)
+				fixed_pieces += io.pieces - p0;
+		}
+	}
+	/* short at a read-only second segment; refused at a read-only first one */
+	bad[0] = (struct iovec){ io.a + pg - 10, 300 };
+	bad[1] = (struct iovec){ ro, 100 };
+	res = xfer(&io, P_AIO_PREADV, bad, 2, 0);
+	KTAP_EXPECT(res == 300, "io_submit PREADV, second segment read-only: %ld, want 300", res);
+	res = xfer(&io, P_READV, bad, 2, 0);
+	KTAP_EXPECT(res == 300, "readv(2), second segment read-only: %ld, want 300", res);
+	bad[0] = (struct iovec){ ro, 100 };
+	bad[1] = (struct iovec){ io.a + pg - 10, 300 };
+	res = xfer(&io, P_PREADV, bad, 2, 0);
+	KTAP_EXPECT(res == -EFAULT, "preadv(2), first segment read-only: %ld, want -EFAULT", res);
+	/* four queued, the last two cancelled where the driver can */
+	for (k = 0; k < 4; k++) {
+		io_prep_pread(&cb[k], fd, bufs + k * pg + pg - 100, 300, k * 300);
+		cbs[k] = &cb[k];
+		batch += 2;
+	}
+	KTAP_EXPECT(get_stats(fd, &a) == 0, "stats");
+	r = io_submit(io.aio, 4, cbs);
+	KTAP_EXPECT(r == 4, "io_submit: %d", r);
+	KTAP_EXPECT(io_getevents(io.aio, 0, 4, ev, &zero) == 0, "events right after io_submit");
+	KTAP_EXPECT(get_stats(fd, &m) == 0, "stats");
+	KTAP_EXPECT(m.dma_held == batch, "dma_held %llu with 4 requests of 2 pieces waiting, want %llu",
+		    (unsigned long long)m.dma_held, batch);
+	io_cancel(io.aio, &cb[3], &dummy);
+	io_cancel(io.aio, &cb[2], &dummy);
+	for (got = 0; got < 4; got += r) {
+		r = io_getevents(io.aio, 1, 4 - got, ev, &ts);
+		KTAP_EXPECT(r > 0, "io_getevents: %d", r);
+	}
+	/* pinned at submission, cancelled or not */
+	user_pieces = io.pieces - fixed_pieces + batch;
+	r = io_uring_unregister_buffers(&io.ring);
+	KTAP_EXPECT(r == 0, "io_uring_unregister_buffers: %s", strerror(-r));
+	io_fini(&io);
+	KTAP_EXPECT(wait_idle(fd, &b, 10) == 0, "not idle: dma_held %llu", (unsigned long long)b.dma_held);
+	r = pins_settle(acq0, rel0, &da, &dr, 10);
+	ktap_diag("FOLL_PIN: %lld taken, %lld released (%llu user pieces moved, %d registered pages)",
+		  da, dr, user_pieces, FIXED_PAGES);
+	KTAP_EXPECT(r == 0, "%lld pins not released 10 s after the last request", da - dr);
+	KTAP_EXPECT(da >= (long long)user_pieces + FIXED_PAGES,
+		    "only %lld pins taken for %llu user pieces and %d registered pages: not FOLL_PIN",
+		    da, user_pieces, FIXED_PAGES);
+	KTAP_EXPECT(b.dma_held == 0, "dma_held %llu when idle", (unsigned long long)b.dma_held);
+	close(fd);
+	return KTAP_PASS;
+}
+
+/*
+ * n one-piece PREADs of 300 bytes at 300-byte steps, request k's buffer at
+ * page k of @bufs; with @long_first, request 0 is a PREADV of four pieces
+ * instead (400 ms on the wire: room for what the caller does next), in
+ * pages n..n+3.
+ */
+static struct iovec long_v[4];
+
+static void prep_reads(struct iocb *cb, struct iocb **cbs, int n, int fd, unsigned char *bufs,
+		       bool long_first)
+{
+	int k;
+
+	for (k = 0; k < n; k++) {
+		memset(bufs + k * pg, UNTOUCHED, 300);
+		io_prep_pread(&cb[k], fd, bufs + k * pg, 300, k * 300);
+		cb[k].data = &cb[k];
+		cbs[k] = &cb[k];
+	}
+	if (long_first) {
+		for (k = 0; k < 4; k++)
+			long_v[k] = (struct iovec){ bufs + (n + k) * pg + 1000, 100 };
+		io_prep_preadv(&cb[0], fd, long_v, 4, 0);
+		cb[0].data = &cb[0];
+	}
+}
+
+/*
+ * io_uring READs of 300 bytes, one piece each, but the first a READV of
+ * four pieces (400 ms on the wire): with the device busy, io_uring's
+ * nowait attempt of the others is refused and io-wq queues them a little
+ * later; the caller waits until all are held (wait_held()) before it
+ * counts on them being queued.
+ */
+static struct iovec first_v[4];
+
+static void uring_queue_reads(struct io_uring *ring, int n, int fd, unsigned char *bufs)
+{
+	int k;
+
+	for (k = 0; k < 4; k++)
+		first_v[k] = (struct iovec){ bufs + k * pg + 1000, 100 };
+	io_uring_prep_readv(sqe_for(ring, 0), fd, first_v, 4, 0);
+	for (k = 1; k < n; k++)
+		io_uring_prep_read(sqe_for(ring, k), fd, bufs + (k + 3) * pg, 300, k * 300);
+}
+
+/*
+ * A child: submit n requests (io_submit, or io_uring if @uring: then wait
+ * until the driver holds all) and exit at once.
+ */
+static int exit_with_requests(int n, bool uring)
+{
+	struct iocb cb[16], *cbs[16];
+	struct timespec zero = { 0 };
+	struct io_event ev;
+	struct io_uring ring;
+	io_context_t ctx = 0;
+	unsigned char *bufs = arena(n + 4);
+	int fd = dev_open(0, 0);
+
+	if (fd < 0 || !bufs)
+		return 2;
+	if (uring) {
+		struct io_uring_cqe *cqe;
+		struct demo_irqdev_stats s;
+
+		if (io_uring_queue_init(16, &ring, 0))
+			return 3;
+		uring_queue_reads(&ring, n, fd, bufs);
+		if (io_uring_submit(&ring) != n)
+			return 4;
+		if (io_uring_peek_cqe(&ring, &cqe) != -EAGAIN)
+			return 5;
+		return wait_held(fd, 4 + n - 1, &s) ? 6 : 0;
+	}
+	if (io_setup(16, &ctx))
+		return 3;
+	prep_reads(cb, cbs, n, fd, bufs, true);
+	if (io_submit(ctx, n, cbs) != n)
+		return 4;
+	if (io_getevents(ctx, 0, 1, &ev, &zero) != 0)
+		return 5;
+	return 0;
+}
+
+/*
+ * Requests in flight when their owner goes away:
+ *  - a process exits with 8 io_submit requests queued (the first of four
+ *    pieces, prep_reads()): exit_aio() cancels them where the driver can
+ *    (all but the one on the wire, which completes) and waits for them;
+ *  - a process exits with 4 io_uring requests the driver holds (the
+ *    first of four pieces): the exit waits for them;
+ *  - io_destroy() with 6 requests (the first of four pieces; their file
+ *    already closed: they hold it) cancels the queued ones where it can
+ *    and returns once the rest are done;
+ *  - io_uring_queue_exit() with 3 requests held returns at once, the
+ *    driver still completes them.
+ * Each time the device ends idle (dma_held 0) with the counters consistent:
+ * everything queued was transferred and completed or cancelled, nothing
+ * failed; cancelled reads left their buffers alone.
+ */
+static int teardown_in_flight(void)
+{
+	struct timespec zero = { 0 };
+	struct demo_irqdev_stats a, b;
+	struct iocb cb[6], *cbs[6];
+	struct io_event ev;
+	struct io_uring ring;
+	struct io_uring_cqe *cqe;
+	io_context_t ctx = 0;
+	unsigned char *bufs;
+	int fd, fd2, k, r, st, can, part;
+	double t0, dt;
+	pid_t pid;
+
+	fd = dma_begin(0, &a);
+	KTAP_EXPECT(fd >= 0, "device");
+	can = a.dma_can_cancel;
+	bufs = arena(10);
+	KTAP_EXPECT(bufs, "mmap");
+	for (part = 0; part < 2; part++) {
+		int n = part ? 4 : 8, cancelled = !part && can ? n - 1 : 0;
+		int moved = n + 3 - cancelled;	/* transfers: the first has four pieces */
+
+		KTAP_EXPECT(get_stats(fd, &a) == 0, "stats");
+		t0 = now_s();
+		pid = fork();
+		KTAP_EXPECT(pid >= 0, "fork: %s", strerror(errno));
+		if (pid == 0)
+			_exit(exit_with_requests(n, part));
+		KTAP_EXPECT(waitpid(pid, &st, 0) == pid, "waitpid: %s", strerror(errno));
+		dt = now_s() - t0;
+		KTAP_EXPECT(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+			    "the child failed before exiting (status %#x; 2 open, 3 setup, 4 submit, 5 completed at once, 6 never all held)",
+			    st);
+		ktap_diag("process exit with %d %s requests in flight: %.3f s", n,
+			  part ? "io_uring" : "io_submit", dt);
+		KTAP_EXPECT(dt < n * 0.1 + 20, "the exit took %.1f s", dt);
+		KTAP_EXPECT(wait_idle(fd, &b, 20) == 0, "not idle 20 s after the exit: dma_held %llu",
+			    (unsigned long long)b.dma_held);
+		KTAP_EXPECT(DELTA(a, b, dma_queued) == n && DELTA(a, b, dma_failed) == 0,
+			    "queued %+lld failed %+lld, want %d, 0", DELTA(a, b, dma_queued),
+			    DELTA(a, b, dma_failed), n);
+		KTAP_EXPECT(DELTA(a, b, dma_cancelled) == cancelled &&
+			    DELTA(a, b, dma_transfers) == moved &&
+			    DELTA(a, b, dma_irq_completions) == n - cancelled,
+			    "cancelled %+lld transfers %+lld completions %+lld, want %d %d %d",
+			    DELTA(a, b, dma_cancelled), DELTA(a, b, dma_transfers),
+			    DELTA(a, b, dma_irq_completions), cancelled, moved, n - cancelled);
+	}
+
+	/* io_destroy() with six in flight, the file closed first */
+	KTAP_EXPECT(io_setup(8, &ctx) == 0, "io_setup");
+	fd2 = dev_open(0, 0);
+	KTAP_EXPECT(fd2 >= 0, "open: %s", strerror(errno));
+	prep_reads(cb, cbs, 6, fd2, bufs, true);
+	KTAP_EXPECT(get_stats(fd, &a) == 0, "stats");
+	r = io_submit(ctx, 6, cbs);
+	KTAP_EXPECT(r == 6, "io_submit: %d", r);
+	KTAP_EXPECT(io_getevents(ctx, 0, 1, &ev, &zero) == 0, "an event right after io_submit");
+	KTAP_EXPECT(close(fd2) == 0, "close with requests in flight: %s", strerror(errno));
+	t0 = now_s();
+	r = io_destroy(ctx);
+	dt = now_s() - t0;
+	ktap_diag("io_destroy with 6 requests in flight: %d after %.3f s", r, dt);
+	KTAP_EXPECT(r == 0, "io_destroy: %s", strerror(-r));
+	KTAP_EXPECT(dt < 6 * 0.1 + 20, "io_destroy took %.1f s", dt);
+	KTAP_EXPECT(wait_idle(fd, &b, 20) == 0, "not idle after io_destroy: dma_held %llu",
+		    (unsigned long long)b.dma_held);
+	k = can ? 5 : 0;
+	KTAP_EXPECT(DELTA(a, b, dma_cancelled) == k && DELTA(a, b, dma_transfers) == 9 - k &&
+		    DELTA(a, b, dma_failed) == 0,
+		    "cancelled %+lld transfers %+lld failed %+lld, want %d %d 0",
+		    DELTA(a, b, dma_cancelled), DELTA(a, b, dma_transfers), DELTA(a, b, dma_failed),
+		    k, 9 - k);
+	for (k = can ? 1 : 6; k < 6; k++)
+		KTAP_EXPECT(bufs[k * pg] == UNTOUCHED && !memcmp(bufs + k * pg, bufs + k * pg + 1, 299),
+			    "cancelled read %d wrote its buffer", k);
+
+	/* io_uring_queue_exit() with three in flight */
+	KTAP_EXPECT(io_uring_queue_init(8, &ring, 0) == 0, "io_uring_queue_init");
+	KTAP_EXPECT(get_stats(fd, &a) == 0, "stats");
+	uring_queue_reads(&ring, 3, fd, bufs);
+	r = io_uring_submit(&ring);
+	KTAP_EXPECT(r == 3, "io_uring_submit: %d", r);
+	KTAP_EXPECT(io_uring_peek_cqe(&ring, &cqe) == -EAGAIN, "a CQE right after the submission");
+	KTAP_EXPECT(wait_held(fd, 6, &b) == 0, "the driver never held all 3 requests (%llu pieces)",
+		    (unsigned long long)b.dma_held);
+	t0 = now_s();
+	io_uring_queue_exit(&ring);
+	dt = now_s() - t0;
+	KTAP_EXPECT(wait_idle(fd, &b, 20) == 0, "not idle after the ring's exit: dma_held %llu",
+		    (unsigned long long)b.dma_held);
+	ktap_diag("io_uring_queue_exit with 3 requests in flight: %.3f s, idle after %.3f s", dt,
+		  now_s() - t0);
+	KTAP_EXPECT(DELTA(a, b, dma_transfers) == 6 && DELTA(a, b, dma_irq_completions) == 3 &&
+		    DELTA(a, b, dma_failed) == 0,
+		    "transfers %+lld completions %+lld failed %+lld, want 6 3 0",
+		    DELTA(a, b, dma_transfers), DELTA(a, b, dma_irq_completions),
+		    DELTA(a, b, dma_failed));
+	close(fd);
+	return KTAP_PASS;
+}
+
+struct sync_reader {
+	int fd;
+	struct iovec v[8];
+	int n;
+	ssize_t res;
+	int err;
+};
+
+static void *sync_read(void *arg)
+{
+	struct sync_reader *s = arg;
+
+	s->res = preadv(s->fd, s->v, s->n, 0);
+	s->err = s->res < 0 ? errno : 0;
+	return NULL;
+}
+
+/*
+ * In a child (so that every file of it is closed when it ends): requests on
+ * /dev/demo_irqdev1, then the device unbound through sysfs. A synchronous
+ * preadv(2) of eight pieces on the wire (800 ms), a synchronous one of one
+ * piece queued behind it, five io_submit PREADs and two io_uring READs
+ * queued: unbind returns within a bound; the queued ones complete with
+ * -ENODEV (the synchronous one: -1 ENODEV); the one on the wire with its
+ * bytes (all, or the whole pieces it moved) or -ENODEV/-EIO; a new request
+ * on the old file fails with ENODEV; every pin is released.
+ */
+static int unbind_body(const char *bdf)
+{
+	struct timespec ts = { .tv_sec = EVENT_WAIT_S };
+	struct demo_irqdev_stats a, m;
+	struct sync_reader s1, s2;
+	struct iocb cb[5], *cbs[5];
+	struct io_event ev[5];
+	struct io_uring ring;
+	io_context_t ctx = 0;
+	unsigned char *big, *bufs;
+	long long acq0 = -1, rel0 = -1, da, dr;
+	long ures[2] = { LONG_MIN, LONG_MIN };
+	pthread_t t1, t2;
+	bool pins = read_pins(&acq0, &rel0) == 0;
+	int fd, k, r, got;
+	double t0, dt;
+	char buf[16];
+
+	fd = dma_begin(1, &a);
+	KTAP_EXPECT(fd >= 0, "device");
+	KTAP_EXPECT(io_setup(16, &ctx) == 0, "io_setup");
+	KTAP_EXPECT(io_uring_queue_init(8, &ring, 0) == 0, "io_uring_queue_init");
+	big = arena(8);
+	bufs = arena(8);
+	KTAP_EXPECT(big && bufs, "mmap");
+	KTAP_EXPECT(dev_put(fd, 90, NULL) == 0, "fill the file");
+	s1 = (struct sync_reader){ .fd = fd, .n = 8 };
+	for (k = 0; k < 8; k++)
+		s1.v[k] = (struct iovec){ big + k * pg + 100, 500 };
+	s2 = (struct sync_reader){ .fd = fd, .n = 1, .v[0] = { bufs + 7 * pg, 200 } };
+	KTAP_EXPECT(pthread_create(&t1, NULL, sync_read, &s1) == 0, "thread");
+	KTAP_EXPECT(wait_held(fd, 8, &m) == 0, "the 8-piece preadv never held 8 pieces (%llu)",
+		    (unsigned long long)m.dma_held);
+	KTAP_EXPECT(pthread_create(&t2, NULL, sync_read, &s2) == 0, "thread");
+	KTAP_EXPECT(wait_held(fd, 9, &m) == 0, "the queued preadv never held its piece (%llu)",
+		    (unsigned long long)m.dma_held);
+	prep_reads(cb, cbs, 5, fd, bufs, false);
+	r = io_submit(ctx, 5, cbs);
+	KTAP_EXPECT(r == 5, "io_submit: %d", r);
+	for (k = 0; k < 2; k++)
+		io_uring_prep_read(sqe_for(&ring, k), fd, bufs + (5 + k) * pg, 300, 0);
+	r = io_uring_submit(&ring);
+	KTAP_EXPECT(r == 2, "io_uring_submit: %d", r);
+	/* the io_uring ones reach the driver from io-wq (the device is busy) */
+	KTAP_EXPECT(wait_held(fd, 16, &m) == 0,
+		    "dma_held %llu before the unbind, want 16 (all queued, nothing completed)",
+		    (unsigned long long)m.dma_held);
+	t0 = now_s();
+	r = write_file(DRIVER_DIR "/unbind", bdf);
+	dt = now_s() - t0;
+	ktap_diag("unbind %s with 10 requests in flight: %s after %.3f s", bdf,
+		  r ? strerror(errno) : "done", dt);
+	KTAP_EXPECT(r == 0, "unbind");
+	KTAP_EXPECT(dt < 10, "unbind took %.1f s", dt);
+	pthread_join(t1, NULL);
+	pthread_join(t2, NULL);
+	for (got = 0; got < 5; got += r) {
+		r = io_getevents(ctx, 1, 5 - got, ev + got, &ts);
+		KTAP_EXPECT(r > 0, "io_getevents after %d of 5 events: %d", got, r);
+	}
+	for (k = 0; k < 2; k++) {
+		struct __kernel_timespec uts = { .tv_sec = EVENT_WAIT_S };
+		struct io_uring_cqe *cqe;
+
+		r = io_uring_wait_cqe_timeout(&ring, &cqe, &uts);
+		KTAP_EXPECT(r == 0, "CQE %d after the unbind: %s", k, strerror(-r));
+		KTAP_EXPECT(cqe->user_data < 2 && ures[cqe->user_data] == LONG_MIN, "CQE twice");
+		ures[cqe->user_data] = cqe->res;
+		io_uring_cqe_seen(&ring, cqe);
+	}
+	ktap_diag("on the wire: preadv %zd (%s); queued: preadv %zd (%s), io_submit %ld %ld %ld %ld %ld, io_uring %ld %ld",
+		  s1.res, strerror(s1.err), s2.res, strerror(s2.err), (long)ev[0].res,
+		  (long)ev[1].res, (long)ev[2].res, (long)ev[3].res, (long)ev[4].res, ures[0],
+		  ures[1]);
+	KTAP_EXPECT(s1.res == 4000 || (s1.res > 0 && s1.res % 500 == 0) ||
+		    (s1.res == -1 && (s1.err == ENODEV || s1.err == EIO)),
+		    "the request on the wire: %zd (%s), want its bytes or ENODEV/EIO", s1.res,
+		    strerror(s1.err));
+	KTAP_EXPECT(s2.res == -1 && s2.err == ENODEV, "queued preadv(2): %zd (%s), want ENODEV",
+		    s2.res, strerror(s2.err));
+	for (k = 0; k < 5; k++)
+		KTAP_EXPECT((long)ev[k].res == -ENODEV, "queued io_submit PREAD: res %ld, want -ENODEV",
+			    (long)ev[k].res);
+	for (k = 0; k < 2; k++)
+		KTAP_EXPECT(ures[k] == -ENODEV, "queued io_uring READ: res %ld, want -ENODEV", ures[k]);
+	errno = 0;
+	r = pread(fd, buf, sizeof(buf), 0);
+	KTAP_EXPECT(r == -1 && errno == ENODEV, "pread(2) on the unbound device: %d (%s), want ENODEV",
+		    r, strerror(errno));
+	io_uring_queue_exit(&ring);
+	io_destroy(ctx);
+	close(fd);
+	if (pins) {
+		r = pins_settle(acq0, rel0, &da, &dr, 10);
+		ktap_diag("FOLL_PIN across the unbind: %lld taken, %lld released", da, dr);
+		KTAP_EXPECT(r == 0, "%lld pins not released after the unbind", da - dr);
+	}
+	return KTAP_PASS;
+}
+
+/* Bind @bdf again; wait until it is /dev/demo_irqdev1 again. */
+static int rebind(const char *bdf)
+{
+	char now[64];
+	int i;
+
+	if (!is_bound(bdf) && write_file(DRIVER_DIR "/bind", bdf)) {
+		ktap_diag("bind %s: %s", bdf, strerror(errno));
+		return -1;
+	}
+	for (i = 0; i < 500; i++) {
+		if (!dev_bdf(1, now, sizeof(now)) && !strcmp(now, bdf) &&
+		    !access("/dev/" DEMO_IRQDEV_NAME "1", F_OK))
+			return 0;
+		usleep(10000);
+	}
+	ktap_diag("%s bound, but /dev/demo_irqdev1 is not it after 5 s", bdf);
+	return -1;
+}
+
+static int unbind_in_flight(void)
+{
+	struct demo_irqdev_stats s;
+	unsigned char want[DEV_SIZE], got[DEV_SIZE];
+	struct iovec v[2] = { { got, 1234 }, { got + 1234, DEV_SIZE - 1234 } };
+	io_context_t ctx = 0;
+	struct iocb cb;
+	char bdf[64];
+	int fd, st, body;
+	pid_t pid;
+	long res;
+
+	KTAP_EXPECT(dev_bdf(1, bdf, sizeof(bdf)) == 0, "device of demo_irqdev1: %s", strerror(errno));
+	pid = fork();
+	KTAP_EXPECT(pid >= 0, "fork: %s", strerror(errno));
+	if (pid == 0)
+		_exit(unbind_body(bdf));
+	KTAP_EXPECT(waitpid(pid, &st, 0) == pid, "waitpid");
+	body = WIFEXITED(st) ? WEXITSTATUS(st) : KTAP_FAIL;
+	/* rebind whatever happened: the next programs need both devices */
+	KTAP_EXPECT(rebind(bdf) == 0, "rebind");
+	KTAP_EXPECT(body == KTAP_PASS, "requests across the unbind failed (status %#x)", st);
+	fd = dev_open(1, 0);
+	KTAP_EXPECT(fd >= 0, "open after rebinding: %s", strerror(errno));
+	KTAP_EXPECT(get_stats(fd, &s) == 0, "stats");
+	KTAP_EXPECT(s.dma_transfers == 0 && s.dma_queued == 0 && s.dma_held == 0 && s.dma_failed == 0,
+		    "counters of a new binding: transfers %llu queued %llu held %llu failed %llu",
+		    (unsigned long long)s.dma_transfers, (unsigned long long)s.dma_queued,
+		    (unsigned long long)s.dma_held, (unsigned long long)s.dma_failed);
+	KTAP_EXPECT(dev_put(fd, 91, want) == 0, "write after rebinding");
+	KTAP_EXPECT(io_setup(4, &ctx) == 0, "io_setup");
+	io_prep_preadv(&cb, fd, v, 2, 0);
+	res = aio_one(ctx, &cb, NULL);
+	KTAP_EXPECT(res == DEV_SIZE && !memcmp(got, want, DEV_SIZE),
+		    "io_submit PREADV after rebinding: %ld", res);
+	io_destroy(ctx);
+	close(fd);
+	return KTAP_PASS;
+}
+
+int main(void)
+{
+	static const struct ktap_test tests[] = {
+		KTAP_TEST(branches_match_matrix, 30),
+		KTAP_TEST(async_not_before_irq, 60),
+		KTAP_TEST(uring_not_before_irq, 60),
+		KTAP_TEST(roundtrip_all_paths, 120),
+		KTAP_TEST(depth_64, 120),
+		KTAP_TEST(cancel_queued, 60),
+		KTAP_TEST(nowait_busy, 60),
+		KTAP_TEST(bad_input, 60),
+		KTAP_TEST(pins_released, 60),
+		KTAP_TEST(teardown_in_flight, 120),
+		KTAP_TEST(unbind_in_flight, 120),
+	};
+	double t0 = now_s();
+	int r;
+
+	pg = sysconf(_SC_PAGESIZE);
+	r = ktap_main("irqdev_dma", tests, KTAP_ARRAY_SIZE(tests));
+	ktap_diag("irqdev_dma: %.1f s", now_s() - t0);
+	return r;
+}

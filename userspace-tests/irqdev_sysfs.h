@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * irqdev_sysfs.h - what the demo_irqdev tests share: opening
+ * /dev/demo_irqdev<n>, its statistics, and finding, unbinding and binding
+ * the PCI device behind it through sysfs.
+ */
+#ifndef IRQAIO_IRQDEV_SYSFS_H
+#define IRQAIO_IRQDEV_SYSFS_H
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <irqaio/demo_irqdev.h>
+
+#define DRIVER_DIR	"/sys/bus/pci/drivers/demo_irqdev"
+
+/* /dev/demo_irqdev<n>, read-write, with open(2) @flags added. */
+static inline int dev_open(int n, int flags)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/dev/" DEMO_IRQDEV_NAME "%d", n);
+	return open(path, O_RDWR | flags);
+}
+
+static inline int get_stats(int fd, struct demo_irqdev_stats *s)
+{
+	memset(s, 0, sizeof(*s));
+	return ioctl(fd, DEMO_IRQDEV_IOC_STATS, s);
+}
+
+/* Write @s to a sysfs file in one write(2). */
+static inline int write_file(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = write(fd, s, strlen(s));
+	close(fd);
+	return n == (ssize_t)strlen(s) ? 0 : -1;
+}
+
+/* PCI address of /dev/demo_irqdev<n>: its misc device's parent. */
+static inline int dev_bdf(int n, char *bdf, size_t size)
+{
+	char path[96], link[256], *base;
+	ssize_t len;
+
+	snprintf(path, sizeof(path), "/sys/class/misc/" DEMO_IRQDEV_NAME "%d/device", n);
+	len = readlink(path, link, sizeof(link) - 1);
+	if (len < 0)
+		return -1;
+	link[len] = '\0';
+	base = strrchr(link, '/');
+	base = base ? base + 1 : link;
+	if (strlen(base) >= size)
+		return -1;
+	memcpy(bdf, base, strlen(base) + 1);
+	return 0;
+}
+
+/* Whether the driver is bound to the PCI device at @bdf. */
+static inline int is_bound(const char *bdf)
+{
+	char path[128];
+	struct stat st;
+
+	snprintf(path, sizeof(path), DRIVER_DIR "/%s", bdf);
+	return lstat(path, &st) == 0;
+}
+
+#endif /* IRQAIO_IRQDEV_SYSFS_H */
