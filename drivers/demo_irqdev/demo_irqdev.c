@@ -126,6 +126,7 @@ struct demo_irqdev {
 	struct demo_irqdev_req *dma_cur;	/* the request on the wire, or NULL */
 	struct list_head dma_cancelled;	/* taken off the queue, to complete */
 	bool dma_stopping;		/* remove() ran: refuse new requests */
+	struct file *dma_hold;		/* the file holding the queue (DMA_HOLD), or NULL */
 	unsigned int dma_depth;		/* requests queued or on the wire */
 	struct work_struct cancel_work;	/* completes dma_cancelled */
 	wait_queue_head_t dma_idle;	/* remove() waits for dma_cur to empty */
@@ -422,7 +423,8 @@ static void demo_irqdev_dma_start(struct demo_irqdev *d)
 /* Put the first queued request on the wire, or wake remove(). dma_lock held. */
 static void demo_irqdev_dma_next(struct demo_irqdev *d)
 {
-	d->dma_cur = list_first_entry_or_null(&d->dma_queue, struct demo_irqdev_req, node);
+	d->dma_cur = d->dma_hold ? NULL :
+		     list_first_entry_or_null(&d->dma_queue, struct demo_irqdev_req, node);
 	if (!d->dma_cur) {
 		wake_up(&d->dma_idle);
 		return;
@@ -541,7 +543,7 @@ static int demo_irqdev_dma_queue(struct demo_irqdev *d, struct demo_irqdev_req *
 	spin_lock_irqsave(&d->dma_lock, flags);
 	if (d->dma_stopping) {
 		ret = -ENODEV;
-	} else if (!may_block && d->dma_cur) {
+	} else if (!may_block && d->dma_depth) {
 		d->stats.dma_eagain++;
 		ret = -EAGAIN;
 	} else {
@@ -557,6 +559,25 @@ static int demo_irqdev_dma_queue(struct demo_irqdev *d, struct demo_irqdev_req *
 			demo_irqdev_dma_next(d);
 	}
 	spin_unlock_irqrestore(&d->dma_lock, flags);
+	return ret;
+}
+
+/* DEMO_IRQDEV_IOC_DMA_HOLD, and a holder's release(): hold or let go. */
+static int demo_irqdev_dma_hold(struct demo_irqdev *d, struct file *file, bool hold)
+{
+	int ret = 0;
+
+	spin_lock_irq(&d->dma_lock);
+	if (hold && d->dma_hold && d->dma_hold != file) {
+		ret = -EBUSY;
+	} else if (hold) {
+		d->dma_hold = file;
+	} else if (d->dma_hold == file) {
+		d->dma_hold = NULL;
+		if (!d->dma_cur && !d->dma_stopping)
+			demo_irqdev_dma_next(d);
+	}
+	spin_unlock_irq(&d->dma_lock);
 	return ret;
 }
 
@@ -582,7 +603,7 @@ static ssize_t demo_irqdev_rw(struct aio_compat_req *req)
 	if (!len)
 		return 0;
 	/* Not worth pinning what would be refused (checked again when queueing). */
-	if (!may_block && READ_ONCE(d->dma_cur)) {
+	if (!may_block && READ_ONCE(d->dma_depth)) {
 		spin_lock_irq(&d->dma_lock);
 		d->stats.dma_eagain++;
 		spin_unlock_irq(&d->dma_lock);
@@ -881,6 +902,7 @@ static long demo_irqdev_ioctl(struct file *file, unsigned int cmd, unsigned long
 		struct demo_irqdev_factorial fact;
 		struct demo_irqdev_stats stats;
 		struct demo_irqdev_nmi_cpu nmi_cpu;
+		u32 hold;
 	} u;
 	long ret;
 
@@ -901,6 +923,14 @@ static long demo_irqdev_ioctl(struct file *file, unsigned int cmd, unsigned long
 		if (copy_from_user(&u.nmi_cpu, uarg, sizeof(u.nmi_cpu)))
 			return -EFAULT;
 		break;
+	case DEMO_IRQDEV_IOC_DMA_HOLD:
+		if (!capable(CAP_SYS_ADMIN))
+			return -EPERM;
+		if (get_user(u.hold, (u32 __user *)uarg))
+			return -EFAULT;
+		if (u.hold > 1)
+			return -EINVAL;
+		return demo_irqdev_dma_hold(d, file, u.hold);
 	default:
 		return -ENOTTY;
 	}
@@ -978,6 +1008,7 @@ static int demo_irqdev_release(struct inode *inode, struct file *file)
 {
 	struct demo_irqdev *d = file->private_data;
 
+	demo_irqdev_dma_hold(d, file, false);
 	kref_put(&d->ref, demo_irqdev_free);
 	return 0;
 }

@@ -11,7 +11,8 @@
  * completed from the interrupt handler when its last transfer is done.
  * Reads at or past the end return 0, across it short; writes across it
  * short, at or past it -ENOSPC. A request that may not block (O_NONBLOCK,
- * RWF_NOWAIT) while the device is busy fails with -EAGAIN, nothing queued.
+ * RWF_NOWAIT) while requests are queued or on the wire fails with -EAGAIN,
+ * nothing queued.
  * io_cancel() takes a request still waiting off the queue (it completes
  * with -ECANCELED); one on the wire completes normally (io_cancel() says
  * EAGAIN). Unbinding the device fails what waits with -ENODEV.
@@ -83,7 +84,11 @@ struct demo_irqdev_stats {
 	__u64 dma_sync_waits;	/* requests a synchronous caller waited for in the method */
 	__u64 dma_cancelled;	/* requests io_cancel() took off the queue */
 	__u64 dma_failed;	/* failed by unbind (-ENODEV) or a lost interrupt (-EIO) */
-	__u64 dma_eagain;	/* requests that may not block refused (-EAGAIN) */
+	/*
+	 * Requests that may not block refused (-EAGAIN); io_uring's first,
+	 * non-blocking attempt counts here too before io-wq retries it.
+	 */
+	__u64 dma_eagain;
 	__u64 dma_bytes;	/* bytes moved by DMA */
 	__u64 dma_held;		/* page pieces held for DMA right now (0 when idle) */
 	__u64 dma_bounced;	/* pieces beyond the 28-bit reach, through a bounce buffer */
@@ -129,5 +134,12 @@ struct demo_irqdev_nmi_cpu {
 #define DEMO_IRQDEV_IOC_STATS		_IOR(DEMO_IRQDEV_IOC_MAGIC, 3, struct demo_irqdev_stats)
 #define DEMO_IRQDEV_IOC_FIRE_NMI	_IOWR(DEMO_IRQDEV_IOC_MAGIC, 4, struct demo_irqdev_fire)
 #define DEMO_IRQDEV_IOC_NMI_CPU		_IOWR(DEMO_IRQDEV_IOC_MAGIC, 5, struct demo_irqdev_nmi_cpu)
+/*
+ * DEMO_IRQDEV_IOC_DMA_HOLD (CAP_SYS_ADMIN): 1 holds the device's queue
+ * (requests queue, none is started; the one on the wire finishes), 0 lets
+ * it go. For tests that must see requests queued whatever the machine's
+ * speed; closing the file that held it lets it go too.
+ */
+#define DEMO_IRQDEV_IOC_DMA_HOLD	_IOW(DEMO_IRQDEV_IOC_MAGIC, 6, __u32)
 
 #endif /* _UAPI_IRQAIO_DEMO_IRQDEV_H */
