@@ -48,9 +48,11 @@
 #include <time.h>
 #include <irqaio/demo_irqdev.h>
 #include "irqdev_sysfs.h"
+#include "kio_test.h"
 #include "ktap.h"
 
 #define DEV_SIZE	DEMO_IRQDEV_DMA_SIZE
+#define DEV_PATH0	"/dev/" DEMO_IRQDEV_NAME "0"
 /* A bound for one event: far beyond any queue these tests build (100 ms a piece). */
 #define EVENT_WAIT_S	30
 #define ARENA_PAGES	12	/* 4 segments, 3 pages each */
@@ -2127,6 +2129,46 @@ static int unbind_in_flight(void)
 	return KTAP_PASS;
 }
 
+/*
+ * kernel_read()/kernel_write() (ITER_KVEC, synchronous): queued and waited
+ * for inside the method like read(2), from and into the test module's
+ * kernel buffer.
+ */
+static int kernel_read_write(void)
+{
+	static unsigned char src[3000], got[3000], want[DEV_SIZE];
+	struct demo_irqdev_stats a, b;
+	long long pa = 0;
+	long r;
+	int fd;
+
+	fd = dma_begin(0, &a);
+	KTAP_EXPECT(fd >= 0, "device");
+	KTAP_EXPECT(kio_open() == 0, "test module");
+	KTAP_EXPECT(dev_put(fd, 90, want) == 0, "fill the file");
+	pat_fill(src, 333, sizeof(src), 91);
+	KTAP_EXPECT(get_stats(fd, &a) == 0, "stats");
+	r = kio(DEV_PATH0, 1, src, sizeof(src), 333, &pa);
+	KTAP_EXPECT(r == (long)sizeof(src) && pa == 333 + (long long)sizeof(src),
+		    "kernel_write: %ld, pos %lld", r, pa);
+	r = kio(DEV_PATH0, 0, got, 100, 333, &pa);
+	KTAP_EXPECT(r == 100 && !memcmp(got, src, 100), "kernel_read of 100: %ld", r);
+	r = kio(DEV_PATH0, 0, got, sizeof(got), 333, &pa);
+	KTAP_EXPECT(r == (long)sizeof(got) && !memcmp(got, src, sizeof(got)),
+		    "kernel_read of %zu: %ld", sizeof(got), r);
+	r = kio(DEV_PATH0, 0, got, sizeof(got), DEV_SIZE - 10, NULL);
+	KTAP_EXPECT(r == 10, "kernel_read across the end: %ld", r);
+	r = kio(DEV_PATH0, 1, src, 10, DEV_SIZE, NULL);
+	KTAP_EXPECT(r == -ENOSPC, "kernel_write at the end: %ld", r);
+	KTAP_EXPECT(get_stats(fd, &b) == 0, "stats");
+	KTAP_EXPECT(DELTA(a, b, dma_sync_waits) == 4 && DELTA(a, b, dma_queued) == 0,
+		    "sync waits %+lld queued %+lld, want +4 +0", DELTA(a, b, dma_sync_waits),
+		    DELTA(a, b, dma_queued));
+	KTAP_EXPECT(b.dma_held == 0, "dma_held %llu", (unsigned long long)b.dma_held);
+	close(fd);
+	return kio_close() ? KTAP_FAIL : KTAP_PASS;
+}
+
 int main(void)
 {
 	static const struct ktap_test tests[] = {
@@ -2138,6 +2180,7 @@ int main(void)
 		KTAP_TEST(cancel_queued, 60),
 		KTAP_TEST(nowait_busy, 60),
 		KTAP_TEST(bad_input, 60),
+		KTAP_TEST(kernel_read_write, 60),
 		KTAP_TEST(pins_released, 60),
 		KTAP_TEST(teardown_in_flight, 120),
 		KTAP_TEST(unbind_in_flight, 120),

@@ -17,9 +17,8 @@
 #include <sys/sendfile.h>
 #include <sys/syscall.h>
 #include "chardev_test.h"
-#include "kmod/irqaio_kio.h"
+#include "kio_test.h"
 
-#define KIO_MODULE	"/testmods/irqaio_kio.ko"
 #define SENDFILE_OUT	"/tmp/irqaio_sendfile_out"
 
 /* The shape a splice from the device arrives in, by probe; -1 unknown. */
@@ -269,47 +268,6 @@ static int tee_on(struct ct_target *t)
 
 static int tee_pipes(void) { return ct_both(tee_on); }
 
-static int kio_fd = -1;
-
-/* Load the test module (unless loaded) and open its device. */
-static int kio_open(void)
-{
-	int fd, r;
-
-	if (kio_fd >= 0)
-		return 0;
-	fd = open(KIO_MODULE, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		ktap_diag("%s: %s", KIO_MODULE, strerror(errno));
-		return -1;
-	}
-	r = syscall(SYS_finit_module, fd, "", 0);
-	close(fd);
-	if (r && errno != EEXIST) {
-		ktap_diag("finit_module %s: %s", KIO_MODULE, strerror(errno));
-		return -1;
-	}
-	kio_fd = open(IRQAIO_KIO_PATH, O_RDWR);
-	if (kio_fd < 0)
-		ktap_diag("%s: %s", IRQAIO_KIO_PATH, strerror(errno));
-	return kio_fd < 0 ? -1 : 0;
-}
-
-static long kio(const char *path, int write, void *buf, size_t len, long long pos,
-		long long *pos_after)
-{
-	struct irqaio_kio_req r = {
-		.buf = (uintptr_t)buf, .len = len, .pos = pos, .write = write,
-	};
-
-	snprintf(r.path, sizeof(r.path), "%s", path);
-	if (ioctl(kio_fd, IRQAIO_KIO_IOC_RW, &r))
-		return LONG_MIN;
-	if (pos_after)
-		*pos_after = r.pos_after;
-	return r.result;
-}
-
 static int kernel_rw_on(struct ct_target *t)
 {
 	const char *path = t->dev ? DEMO_CHARDEV_PATH : CT_REF_PATH;
@@ -354,15 +312,7 @@ static int kernel_read_write(void)
 {
 	int r = ct_both(kernel_rw_on);
 
-	if (kio_fd >= 0) {
-		close(kio_fd);
-		kio_fd = -1;
-		if (syscall(SYS_delete_module, "irqaio_kio", O_NONBLOCK)) {
-			ktap_diag("delete_module irqaio_kio: %s", strerror(errno));
-			r = KTAP_FAIL;
-		}
-	}
-	return r;
+	return kio_close() ? KTAP_FAIL : r;
 }
 
 int main(void)
