@@ -58,7 +58,12 @@ mutants:
 bench:
 	$(CURDIR)/qemu/bench $(if $(DOC),--doc)
 
-.PHONY: all modules features clean check run shell model-check mutants bench
+# bench/harness-timings.md from the last make check's build/timings.json.
+harness-timings:
+	$(CURDIR)/qemu/timings.py build/timings.json >bench/harness-timings.md.tmp
+	mv bench/harness-timings.md.tmp bench/harness-timings.md
+
+.PHONY: all modules features clean check run shell model-check mutants bench harness-timings
 
 # Maintainer tools (scripts/; see docs/using-the-shim.md)
 #   make lint                       checkpatch --strict, sparse (C=2), shellcheck

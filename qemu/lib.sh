@@ -35,12 +35,25 @@ ensure_packages() {
 	done
 	[ ${#missing[@]} -eq 0 ] && return 0
 	[ "$(id -u)" -eq 0 ] || die "missing packages: ${missing[*]} (run as root or install them)"
-	timed "installing ${missing[*]}" install_packages "${missing[@]}"
+	# make check's jobs run side by side: one apt-get at a time, and
+	# what another job installed meanwhile is not installed again.
+	mkdir -p "$IRQAIO_CACHE"
+	(
+		flock 7
+		local still=()
+		for p in "${missing[@]}"; do
+			dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || still+=("$p")
+		done
+		[ ${#still[@]} -eq 0 ] || timed "installing ${still[*]}" install_packages "${still[@]}"
+	) 7>"$IRQAIO_CACHE/.apt-install.lock"
 }
 
 install_packages() {
-	apt-get update -q >/dev/null 2>&1 || true
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$@" >/dev/null ||
+	# Another program's apt-get (not ours: ensure_packages holds a lock)
+	# is waited for, not failed on.
+	apt-get -o DPkg::Lock::Timeout=600 update -q >/dev/null 2>&1 || true
+	DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -q \
+		--no-install-recommends "$@" >/dev/null ||
 		die "apt-get could not install: $* (is the Debian registry reachable?)"
 }
 

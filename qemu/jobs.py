@@ -1,0 +1,508 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""qemu/jobs.py: the scheduler behind make check.
+
+    qemu/jobs.py run TABLE BUILD    run the jobs TABLE lists, print the table
+    qemu/jobs.py self-test          KTAP: the scheduler on made-up jobs
+
+TABLE has one job a line, tab-separated: name, weight (cores it keeps busy),
+memory (MiB), estimate (seconds, used until build/timings.json has a
+measurement), the names of the jobs it needs (separated by "|", may be
+empty), and a bash command. A job runs once everything it needs has
+succeeded; a job whose need failed or did not run is reported as not run,
+with the reason, and the jobs that need nothing of it go on. Jobs start
+longest remaining chain first, as long as their weights fit in the cores
+(IRQAIO_JOBS, default: all) and their memory in what the machine has
+available; a job heavier than the machine runs alone. A job that succeeded
+in the previous run (BUILD/timings.json) weighs what it used then, CPU
+seconds per second (a TCG guest waiting on a device timer uses less than a
+core), and its chain is measured with its seconds then.
+
+Each job gets its own log (BUILD/logs/NAME.log, stdout and stderr) and says
+what it proved through three files named in its environment:
+  JOB_ROWS   rows of the summary table, tab-separated: name, PASS or FAIL,
+             passed, failed, skipped, detail, and optionally a log whose
+             tail explains a failure
+  JOB_SKIPS  skipped tests, one "what: why" a line
+  JOB_META   "cache_hit=true|false" when the job could have been a cache hit
+A job that exits nonzero without a FAIL row gets one. At the end: the table
+in TABLE's order, the skips, the ten longest jobs, what each failed row's
+log says, "make check: N s" and "N passed, N failed, N skipped";
+BUILD/timings.json holds every job's start, end, seconds and cache hit.
+The exit status is 0 only if no row failed and every job ran. SIGINT or
+SIGTERM stops every job's whole process group (QEMU included).
+"""
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+
+ROW_FORMAT = "%-24s %-6s %5s %5s %5s  %s"
+TAIL_LINES = 25
+
+
+class Job:
+    def __init__(self, line, lineno):
+        fields = line.rstrip("\n").split("\t")
+        if len(fields) != 6:
+            raise ValueError(f"line {lineno}: 6 tab-separated fields expected, got {len(fields)}")
+        self.name, weight, mem, estimate, needs, self.command = fields
+        self.weight = float(weight)
+        self.mem = int(mem)
+        self.estimate = float(estimate)
+        self.needs = [n for n in needs.split("|") if n]
+        self.slug = re.sub(r"[^A-Za-z0-9_.-]", "_", self.name)
+        self.state = "waiting"      # waiting, running, ok, failed, notrun
+        self.reason = ""
+        self.proc = None
+        self.start = self.end = None
+        self.rc = None
+        self.cpu = None
+        self.priority = 0.0
+
+
+def read_table(path):
+    jobs = []
+    with open(path, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            if line.strip() and not line.startswith("#"):
+                jobs.append(Job(line, n))
+    names = {j.name for j in jobs}
+    for j in jobs:
+        for need in j.needs:
+            if need not in names:
+                raise ValueError(f"{path}: job {j.name} needs {need}, which is not in the table")
+    return jobs
+
+
+def mem_available_mib():
+    try:
+        with open("/proc/meminfo", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) // 1024
+    except OSError:
+        pass
+    return 4096
+
+
+def use_measurements(jobs, previous, cores):
+    """A job measured before weighs what it used: CPU seconds per second of its run."""
+    for j in jobs:
+        seconds, cpu = previous.get(j.name, (None, None))
+        if seconds and cpu is not None and seconds >= 5:
+            j.weight = min(float(cores), max(0.25, round(cpu / seconds, 2)))
+
+
+def set_priorities(jobs, previous):
+    """Longest remaining chain first: a job's own time plus its longest dependant."""
+    by_name = {j.name: j for j in jobs}
+    dependants = {j.name: [] for j in jobs}
+    for j in jobs:
+        for need in j.needs:
+            dependants[need].append(j.name)
+    memo = {}
+
+    def chain(name):
+        if name not in memo:
+            own = (previous.get(name, (None,))[0]) or by_name[name].estimate
+            memo[name] = own + max((chain(d) for d in dependants[name]), default=0.0)
+        return memo[name]
+
+    for j in jobs:
+        j.priority = chain(j.name)
+
+
+def previous_seconds(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            return {t["job"]: (t["seconds"], t.get("cpu_seconds"))
+                    for t in json.load(f)["jobs"] if t.get("seconds") and t.get("state") == "ok"}
+    except (OSError, ValueError, KeyError, TypeError):
+        return {}
+
+
+class Scheduler:
+    def __init__(self, jobs, build, cores, mem_mib, out=sys.stdout):
+        self.jobs = jobs
+        self.build = build
+        self.cores = cores
+        self.mem = mem_mib
+        self.out = out
+        self.tty = out.isatty()
+        self.t0 = time.time()
+        for d in ("logs", "rows", "meta"):
+            os.makedirs(os.path.join(build, d), exist_ok=True)
+
+    def path(self, kind, job):
+        ext = {"logs": ".log", "rows": ".tsv", "skips": ".skips", "meta": ".meta"}[kind]
+        return os.path.join(self.build, "logs" if kind == "logs" else
+                            "meta" if kind in ("meta", "skips") else "rows", job.slug + ext)
+
+    def say(self, text):
+        if self.tty:
+            self.out.write("\r\033[K")
+        self.out.write(f"[{time.strftime('%H:%M:%S')}] {text}\n")
+        self.progress()
+
+    def progress(self):
+        if not self.tty:
+            self.out.flush()
+            return
+        running = [j for j in self.jobs if j.state == "running"]
+        done = sum(j.state in ("ok", "failed", "notrun") for j in self.jobs)
+        now = time.time()
+        what = ", ".join(f"{j.name} {int(now - j.start)}s" for j in running)
+        line = f"{int(now - self.t0)}s {done}/{len(self.jobs)} done; running: {what}"
+        self.out.write("\r\033[K" + line[:200])
+        self.out.flush()
+
+    def launch(self, job):
+        for kind in ("rows", "skips", "meta"):
+            with open(self.path(kind, job), "w", encoding="utf-8"):
+                pass
+        env = dict(os.environ, JOB_ROWS=self.path("rows", job), JOB_SKIPS=self.path("skips", job),
+                   JOB_META=self.path("meta", job), JOB_NAME=job.name)
+        log = open(self.path("logs", job), "w", encoding="utf-8")
+        job.proc = subprocess.Popen(["bash", "-c", job.command], stdin=subprocess.DEVNULL,
+                                    stdout=log, stderr=subprocess.STDOUT, env=env,
+                                    start_new_session=True)
+        log.close()
+        job.start = time.time()
+        job.state = "running"
+        self.say(f"start {job.name}")
+
+    def finish(self, job, rc):
+        job.end = time.time()
+        rows = self.rows(job)
+        if rc != 0 and not any(r[1] == "FAIL" for r in rows):
+            with open(self.path("rows", job), "a", encoding="utf-8") as f:
+                f.write(f"{job.name}\tFAIL\t0\t1\t0\texited {rc} without a result\t"
+                        f"{self.path('logs', job)}\n")
+        failed = rc != 0 or any(r[1] == "FAIL" for r in rows)
+        job.state = "failed" if failed else "ok"
+        self.say(f"{'FAIL' if failed else 'done'} {job.name} ({int(job.end - job.start)} s)")
+
+    def rows(self, job):
+        try:
+            with open(self.path("rows", job), encoding="utf-8") as f:
+                return [line.rstrip("\n").split("\t") for line in f if line.strip()]
+        except OSError:
+            return []
+
+    def mark_unrunnable(self):
+        by_name = {j.name: j for j in self.jobs}
+        changed = True
+        while changed:
+            changed = False
+            for j in self.jobs:
+                if j.state != "waiting":
+                    continue
+                bad = [n for n in j.needs if by_name[n].state in ("failed", "notrun")]
+                if bad:
+                    j.state = "notrun"
+                    j.reason = f"not run: needs {bad[0]}, which " + \
+                        ("failed" if by_name[bad[0]].state == "failed" else "did not run")
+                    self.say(f"skip {j.name} ({j.reason})")
+                    changed = True
+
+    def ready(self):
+        by_name = {j.name: j for j in self.jobs}
+        return sorted((j for j in self.jobs if j.state == "waiting" and
+                       all(by_name[n].state == "ok" for n in j.needs)),
+                      key=lambda j: -j.priority)
+
+    def run(self):
+        while True:
+            self.mark_unrunnable()
+            running = [j for j in self.jobs if j.state == "running"]
+            busy = sum(j.weight for j in running)
+            mem = sum(j.mem for j in running)
+            for j in self.ready():
+                alone = not running
+                if alone or (busy + j.weight <= self.cores and mem + j.mem <= self.mem):
+                    self.launch(j)
+                    running.append(j)
+                    busy += j.weight
+                    mem += j.mem
+            if not running:
+                break
+            time.sleep(0.5)
+            for j in running:
+                rc = reap(j, os.WNOHANG)
+                if rc is not None:
+                    self.finish(j, rc)
+            self.progress()
+        if self.tty:
+            self.out.write("\r\033[K")
+
+    def stop(self):
+        for j in self.jobs:
+            if j.state == "running":
+                try:
+                    os.killpg(j.proc.pid, signal.SIGTERM)
+                except ProcessLookupError:
+                    pass
+        deadline = time.time() + 10
+        for j in self.jobs:
+            if j.state == "running":
+                while reap(j, os.WNOHANG) is None and time.time() < deadline:
+                    time.sleep(0.1)
+                if j.rc is None:
+                    try:
+                        os.killpg(j.proc.pid, signal.SIGKILL)
+                    except ProcessLookupError:
+                        pass
+                    reap(j, 0)
+                j.end = time.time()
+                j.state = "failed"
+                j.reason = "stopped"
+
+    def meta(self, job):
+        try:
+            with open(self.path("meta", job), encoding="utf-8") as f:
+                text = f.read()
+        except OSError:
+            return None
+        m = re.search(r"cache_hit=(true|false)", text)
+        return None if not m else m.group(1) == "true"
+
+    def write_timings(self):
+        entries = []
+        for j in self.jobs:
+            entries.append({
+                "job": j.name, "state": j.state,
+                "start": round(j.start - self.t0, 1) if j.start else None,
+                "end": round(j.end - self.t0, 1) if j.end else None,
+                "seconds": round(j.end - j.start, 1) if j.start and j.end else None,
+                "weight": j.weight, "cpu_seconds": j.cpu, "cache_hit": self.meta(j),
+            })
+        data = {"started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(self.t0)),
+                "seconds": round(time.time() - self.t0, 1), "cores": self.cores,
+                "cpu_seconds": round(cpu_seconds(), 1), "jobs": entries}
+        tmp = os.path.join(self.build, "timings.json.tmp")
+        with open(tmp, "w", encoding="utf-8") as f:
+            json.dump(data, f, indent=1)
+            f.write("\n")
+        os.replace(tmp, os.path.join(self.build, "timings.json"))
+
+    def report(self):
+        """The summary table, skips, longest jobs, failure tails, totals; returns the exit status."""
+        table, failures = [], []
+        passed = failed = skipped = 0
+        for j in self.jobs:
+            rows = self.rows(j) if j.state in ("ok", "failed") else []
+            if j.state == "notrun" or (j.state == "failed" and not rows):
+                rows = [[j.name, "NOTRUN", "0", "0", "0", j.reason or "stopped"]]
+            for r in rows:
+                r += [""] * (7 - len(r))
+                table.append(r)
+                passed += int(r[2])
+                failed += int(r[3])
+                skipped += int(r[4])
+                if r[1] != "PASS":
+                    failures.append((r, j))
+        w = self.out.write
+        w("\n" + ROW_FORMAT % ("target", "result", "pass", "fail", "skip", "detail") + "\n")
+        w(ROW_FORMAT % ("------", "------", "----", "----", "----", "------") + "\n")
+        for r in table:
+            w(ROW_FORMAT % tuple(r[:6]) + "\n")
+        skips = []
+        for j in self.jobs:
+            try:
+                with open(self.path("skips", j), encoding="utf-8") as f:
+                    skips += [line.rstrip("\n") for line in f if line.strip()]
+            except OSError:
+                pass
+        if skips:
+            w("\nskipped (a skip is not a pass):\n")
+            for s in skips:
+                w(f"  {s}\n")
+        timed = sorted((j for j in self.jobs if j.start and j.end), key=lambda j: j.start - j.end)
+        w("\nlongest jobs (build/timings.json):\n")
+        for j in timed[:10]:
+            hit = self.meta(j)
+            w(f"  {j.end - j.start:7.0f} s  {j.name}{'' if hit is None else ' (cache hit)' if hit else ' (cache miss)'}\n")
+        for r, j in failures:
+            w(f"\n=== {r[0]}: {r[1]}: {r[5]}\n")
+            for line in explain(r[6] or self.path("logs", j)):
+                w(f"  {line}\n")
+        total = int(time.time() - self.t0)
+        w(f"make check: {total} s, {cpu_seconds():.0f} s of CPU on {self.cores} cores\n")
+        w(f"{passed} passed, {failed} failed, {skipped} skipped\n")
+        self.out.flush()
+        return 0 if not failures and failed == 0 else 1
+
+
+def live_in_group(pgid):
+    """Processes of group PGID that are not zombies (a zombie waits for init)."""
+    live = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if fields[0] != "Z" and int(fields[2]) == pgid:
+            live.append(int(pid))
+    return live
+
+
+def reap(job, flags):
+    """The job's exit status once it has ended (None before), and its CPU time."""
+    if job.rc is not None:
+        return job.rc
+    pid, status, usage = os.wait4(job.proc.pid, flags)
+    if pid == 0:
+        return None
+    job.rc = os.waitstatus_to_exitcode(status)
+    job.proc.returncode = job.rc
+    job.cpu = round(usage.ru_utime + usage.ru_stime, 1)
+    return job.rc
+
+
+def cpu_seconds():
+    t = os.times()
+    return t.children_user + t.children_system + t.user + t.system
+
+
+def explain(path):
+    """What a failed row's log says: its "not ok" lines with their diagnostics, then its tail."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            lines = [line.rstrip("\n") for line in f]
+    except OSError as e:
+        return [f"(no log: {e})"]
+    out, keep = [], 0
+    for line in lines:
+        body = re.sub(r"^\[[ 0-9.]+\] ", "", line).lstrip()
+        if body.startswith("not ok"):
+            out.append(line)
+            keep = 8
+        elif keep and body.startswith("#"):
+            out.append(line)
+            keep -= 1
+        else:
+            keep = 0
+    out = out[:40]
+    out.append(f"--- last {TAIL_LINES} lines of {path}")
+    out += lines[-TAIL_LINES:]
+    return out
+
+
+def run(table, build):
+    jobs = read_table(table)
+    cores = int(os.environ.get("IRQAIO_JOBS") or os.cpu_count() or 1)
+    previous = previous_seconds(os.path.join(build, "timings.json"))
+    use_measurements(jobs, previous, cores)
+    set_priorities(jobs, previous)
+    sched = Scheduler(jobs, build, cores, mem_available_mib() * 3 // 4)
+
+    def on_signal(signum, _frame):
+        sched.say(f"signal {signum}: stopping every job")
+        sched.stop()
+        sched.write_timings()
+        sys.exit(128 + signum)
+
+    signal.signal(signal.SIGINT, on_signal)
+    signal.signal(signal.SIGTERM, on_signal)
+    sched.run()
+    sched.write_timings()
+    return sched.report()
+
+
+def self_test():
+    """KTAP: the scheduler on jobs that sleep, fail and depend on each other."""
+    import io
+    import tempfile
+    results = []
+
+    def check(name, cond, why=""):
+        results.append((bool(cond), name, why))
+
+    with tempfile.TemporaryDirectory() as d:
+        table = os.path.join(d, "table")
+        row = 'printf "%s\\tPASS\\t1\\t0\\t0\\tok\\n" "$JOB_NAME" >>"$JOB_ROWS"'
+        lines = [
+            ("a", 1, 0, 1, "", f"sleep 1; {row}"),
+            ("b", 1, 0, 1, "", f"sleep 1; {row}"),
+            ("bad", 1, 0, 1, "", "echo 'not ok 1 - broken'; echo '# because'; exit 3"),
+            ("after-bad", 1, 0, 1, "bad", row),
+            ("after-after", 1, 0, 1, "after-bad", row),
+            ("heavy", 9, 0, 1, "a|b", f"echo cache_hit=true >\"$JOB_META\"; {row}"),
+            ("after-a", 1, 0, 50, "a", row),
+        ]
+        with open(table, "w", encoding="utf-8") as f:
+            for fields in lines:
+                f.write("\t".join(str(x) for x in fields) + "\n")
+        jobs = read_table(table)
+        set_priorities(jobs, {})
+        out = io.StringIO()
+        sched = Scheduler(jobs, d, 2, 1 << 20, out)
+        t0 = time.time()
+        sched.run()
+        took = time.time() - t0
+        sched.write_timings()
+        rc = sched.report()
+        text = out.getvalue()
+        by = {j.name: j for j in jobs}
+        check("parallel_when_cores_allow", by["a"].start < by["b"].end and by["b"].start < by["a"].end,
+              "a and b (weight 1 each, 2 cores) did not overlap")
+        check("heavy_job_runs_alone_after_its_needs",
+              by["heavy"].state == "ok" and by["heavy"].start >= max(by["a"].end, by["b"].end),
+              f"heavy: {by['heavy'].state}")
+        check("failure_without_row_gets_one", "exited 3 without a result" in text)
+        check("dependants_not_run_with_reason",
+              by["after-bad"].state == "notrun" and "needs bad, which failed" in text and
+              by["after-after"].state == "notrun" and "needs after-bad, which did not run" in text)
+        check("needs_end_before_start", all(
+            by[n].end <= j.start for j in jobs if j.start for n in j.needs))
+        check("independent_jobs_go_on", by["a"].state == by["b"].state == "ok")
+        check("failure_tail_names_the_test", "not ok 1 - broken" in text and "# because" in text)
+        check("exit_status_nonzero", rc == 1)
+        check("totals_line", text.rstrip().endswith("4 passed, 1 failed, 0 skipped"), text[-200:])
+        with open(os.path.join(d, "timings.json"), encoding="utf-8") as f:
+            t = {e["job"]: e for e in json.load(f)["jobs"]}
+        check("timings_json", t["heavy"]["cache_hit"] is True and t["a"]["seconds"] >= 1 and
+              t["a"]["cpu_seconds"] is not None and t["a"]["cpu_seconds"] < 1 and
+              t["after-bad"]["state"] == "notrun")
+        check("finishes", took < 30, f"{took:.0f} s")
+        # Stopping: a job and its child are gone after stop().
+        with open(table, "w", encoding="utf-8") as f:
+            f.write("sleeper\t1\t0\t1\t\tsleep 300 & sleep 300; wait\n")
+        jobs = read_table(table)
+        sched = Scheduler(jobs, d, 2, 1 << 20, io.StringIO())
+        sched.launch(jobs[0])
+        time.sleep(0.5)
+        pgid = jobs[0].proc.pid
+        sched.stop()
+        time.sleep(0.2)
+        check("stop_kills_the_process_group", not live_in_group(pgid))
+    print("KTAP version 1")
+    print(f"1..{len(results)}")
+    for n, (ok, name, why) in enumerate(results, 1):
+        print(f"{'ok' if ok else 'not ok'} {n} {name}")
+        if not ok and why:
+            print(f"# {why}")
+    return 0 if all(ok for ok, _, _ in results) else 1
+
+
+def main(argv):
+    if argv[1:2] == ["self-test"]:
+        return self_test()
+    if len(argv) == 4 and argv[1] == "run":
+        try:
+            return run(argv[2], argv[3])
+        except ValueError as e:
+            print(f"{argv[2]}: {e}", file=sys.stderr)
+            return 2
+    print(__doc__, file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
