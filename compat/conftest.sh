@@ -91,7 +91,7 @@ compile_all() {
 		# A prototype mismatch is only a warning in C: these make it fail
 		# the probe. Not a blanket -Werror: any other warning (a newer
 		# compiler's in a kernel header, a user's KCFLAGS) would fail the
-		# sanity probe and stop a user's build (issue 13 item 7). clang
+		# sanity probe and stop a user's build. clang
 		# names the function pointer case apart.
 		{
 			echo "ccflags-y := -Werror=incompatible-pointer-types -Werror=implicit-function-declaration"
