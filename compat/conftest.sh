@@ -18,7 +18,9 @@
 # Each probe NAME.c that compiles defines IRQAIO_HAVE_<NAME>. A probe that
 # says "probe: link" also defines IRQAIO_HAVE_<NAME>_EXPORTED when every
 # symbol it needs is exported to modules (checked against Module.symvers: the
-# tree's, or in the model the first include dir's, i.e. the world's).
+# tree's, or in the model the first include dir's, i.e. the world's), and
+# IRQAIO_HAVE_<NAME>_GPL_ONLY when one of them is EXPORT_SYMBOL_GPL (said on
+# stderr too: a module under another license cannot use that branch).
 # probes/sanity.c must compile, or the run fails: a broken toolchain must not
 # turn into "feature absent".
 set -euo pipefail
@@ -131,8 +133,14 @@ exported() {
 		done
 	fi
 	[ -f "$symvers" ] || return 1
+	gpl_only=
 	for sym in $(nm -u "$work/$1.o" | awk '{ print $2 }'); do
 		awk -v s="$sym" '$2 == s { found = 1 } END { exit !found }' "$symvers" || return 1
+		# Exported to GPL-compatible modules only: a driver under another
+		# license cannot link it, and is told so here, not by modpost.
+		if awk -v s="$sym" '$2 == s && $4 ~ /_GPL$/ { found = 1 } END { exit !found }' "$symvers"; then
+			gpl_only+=${gpl_only:+ }$sym
+		fi
 	done
 }
 
@@ -163,6 +171,10 @@ mkdir -p "$(dirname "$out")"
 			if grep -q 'probe: link' "$work/$p.c"; then
 				if exported "$p"; then
 					echo "#define ${macro}_EXPORTED 1"
+					if [ -n "$gpl_only" ]; then
+						echo "#define ${macro}_GPL_ONLY 1 /* EXPORT_SYMBOL_GPL: $gpl_only */"
+						echo "conftest.sh: $p: $gpl_only exported to GPL-compatible modules only (EXPORT_SYMBOL_GPL)" >&2
+					fi
 				else
 					echo "/* ${macro}_EXPORTED: not exported to modules */"
 				fi

@@ -21,6 +21,11 @@
  * trees have the later aio API, so pairing it with 2.6.19's aio API is
  * this model's choice, not history. The interrupt side (2-argument
  * handlers, get_irq_regs() present, not exported) is what it models.
+ *
+ * Its Module.symvers also lists aio_complete() as EXPORT_SYMBOL_GPL (fs/aio.c
+ * exported it with EXPORT_SYMBOL): the shape of today's pin_user_pages_fast()
+ * and iov_iter_extract_pages(), which conftest.sh must report as
+ * IRQAIO_HAVE_<PROBE>_GPL_ONLY.
  */
 #ifndef MODEL_LINUX_VERSION_H
 #define MODEL_LINUX_VERSION_H
