@@ -38,6 +38,20 @@ copy_tree() {
 		--exclude '.*.cmd' "$IRQAIO_TOP/" "$1/"
 }
 
+# vendor_compat DEST: the files compat/MANIFEST lists, copied to DEST as a
+# driver vendors them (modes kept: conftest.sh and kernel-cc run).
+vendor_compat() {
+	local pattern f
+	while read -r pattern; do
+		case $pattern in '' | '#'*) continue ;; esac
+		for f in "$IRQAIO_TOP"/compat/$pattern; do
+			[ -e "$f" ] || die "compat/MANIFEST: $pattern matches nothing in compat/"
+			mkdir -p "$1/$(dirname "${f#"$IRQAIO_TOP"/compat/}")"
+			cp -p "$f" "$1/${f#"$IRQAIO_TOP"/compat/}"
+		done
+	done <"$IRQAIO_TOP/compat/MANIFEST"
+}
+
 # matrix_kdir NAME: the kernel tree of a matrix entry. A ready entry is used
 # as it is (for patched-6.1, qemu/fetch-kernel would rebuild the kernel when
 # core-patch/ changed, which is not a lint's or a packaging check's job);
