@@ -32,6 +32,13 @@
 
 #define CT_REF_PATH	"/tmp/irqaio_chardev_ref"
 #define CT_FEATURES	"/etc/irqaio/features.h"
+/*
+ * The longest throttle the driver takes (its DEMO_CHARDEV_MAX_THROTTLE_MS).
+ * A test that must show a request did not sleep the throttle sets this
+ * one and allows half of it: only a request that slept takes longer,
+ * however loaded the host.
+ */
+#define CT_THROTTLE_MAX_MS	10000
 
 struct ct_target {
 	const char *name;	/* "device" or "tmpfs" */

@@ -17,6 +17,14 @@
 
 #define DRIVER_DIR	"/sys/bus/pci/drivers/demo_irqdev"
 
+/*
+ * timeout_ms for a FIRE or FACTORIAL that must succeed. The driver's
+ * default (0: 1000 ms per interrupt) bets that no vCPU of a loaded host
+ * stalls for a second across 100000 interrupts; a lost interrupt still
+ * fails the call, only later.
+ */
+#define IRQDEV_WAIT_MS	20000
+
 /* /dev/demo_irqdev<n>, read-write, with open(2) @flags added. */
 static inline int dev_open(int n, int flags)
 {
