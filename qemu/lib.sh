@@ -9,6 +9,9 @@ IRQAIO_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export IRQAIO_CACHE IRQAIO_TOP
 
 
+# shellcheck source=qemu/ktap.sh
+. "$(dirname "${BASH_SOURCE[0]}")/ktap.sh"
+
 log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 

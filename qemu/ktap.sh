@@ -1,0 +1,65 @@
+# shellcheck shell=bash
+# SPDX-License-Identifier: GPL-2.0
+# qemu/ktap.sh: the KTAP emitter of the shell tools (sourced; qemu/ktap.py
+# reads what they print), in the spirit of the kernel's
+# tools/testing/selftests/kselftest/ktap_helpers.sh. Results are kept until
+# ktap_end prints the document, version line and plan first, the plan
+# counted from the results: no tool counts its tests by hand.
+#
+#   ktap_begin [COMMENT]                 a new document; COMMENT goes under the plan
+#   ktap_result OK NAME [DETAIL [LOG...]] OK 1 is "ok"; anything else "not ok",
+#                                        with the last 15 lines of each LOG as
+#                                        diagnostics
+#   ktap_skip NAME REASON                "ok N NAME # SKIP REASON"
+#   ktap_diag TEXT                       a "# TEXT" line where it happens
+#   ktap_nested OK NAME FILE             the KTAP document in FILE, indented as
+#                                        NAME's subtests, then NAME's result
+#   ktap_end                             print it all; status 1 if anything failed
+
+ktap_begin() {
+	KTAP_BUF=$(mktemp)
+	KTAP_COMMENT=${1:-}
+	KTAP_N=0 KTAP_FAILED=0 KTAP_SKIPPED=0
+}
+
+ktap_diag() {
+	printf '# %s\n' "$*" >>"$KTAP_BUF"
+}
+
+ktap_result() {
+	local ok=$1 name=$2 detail=${3:-} log
+	shift $(($# < 3 ? $# : 3))
+	KTAP_N=$((KTAP_N + 1))
+	if [ "$ok" = 1 ]; then
+		printf 'ok %d %s%s\n' "$KTAP_N" "$name" "${detail:+ # $detail}" >>"$KTAP_BUF"
+		return 0
+	fi
+	KTAP_FAILED=$((KTAP_FAILED + 1))
+	printf 'not ok %d %s%s\n' "$KTAP_N" "$name" "${detail:+ # $detail}" >>"$KTAP_BUF"
+	for log in "$@"; do
+		[ -f "$log" ] || continue
+		printf '# --- %s\n' "$log"
+		tail -n 15 "$log" | sed 's/^/# /'
+	done >>"$KTAP_BUF"
+}
+
+ktap_skip() {
+	KTAP_N=$((KTAP_N + 1)) KTAP_SKIPPED=$((KTAP_SKIPPED + 1))
+	printf 'ok %d %s # SKIP %s\n' "$KTAP_N" "$1" "$2" >>"$KTAP_BUF"
+}
+
+ktap_nested() {
+	local ok=$1 name=$2 file=$3
+	sed 's/^/    /' "$file" >>"$KTAP_BUF"
+	ktap_result "$ok" "$name"
+}
+
+ktap_end() {
+	echo "KTAP version 1"
+	echo "1..$KTAP_N"
+	[ -z "$KTAP_COMMENT" ] || echo "# $KTAP_COMMENT"
+	cat "$KTAP_BUF"
+	rm -f "$KTAP_BUF"
+	echo "# $((KTAP_N - KTAP_FAILED - KTAP_SKIPPED)) passed, $KTAP_FAILED failed, $KTAP_SKIPPED skipped"
+	[ "$KTAP_FAILED" -eq 0 ]
+}
