@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Thin wrapper over "make -C $(KDIR) M=$(CURDIR)".
 #
-#   make                  build the demo modules for KERNEL (default deb12-6.1)
+#   make                  build the demo modules for KERNEL (default: the matrix's default row)
 #   make KDIR=/path       build against any prepared kernel tree
 #   make check            the whole matrix: build, boot, test (KERNELS="...")
 #   make run              boot the default kernel, load the demos, show a report
@@ -10,7 +10,7 @@
 #   make mutants          deliberate driver bugs must fail the guest tests
 #   make clean
 
-KERNEL ?= deb12-6.1
+KERNEL ?= $(shell $(CURDIR)/qemu/matrix.py default)
 FEATURES := compat/generated/irqaio_features.h
 
 # A matrix kernel (qemu/matrix.toml) brings its toolchain: its chroot, when

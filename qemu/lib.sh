@@ -81,9 +81,9 @@ MATRIX=$IRQAIO_TOP/qemu/matrix.py
 if [ -z "${IRQAIO_KERNELS_ALL:-}" ]; then
 	command -v python3 >/dev/null || ensure_packages python3
 	IRQAIO_KERNELS_ALL=$("$MATRIX" names) || exit 2
+	IRQAIO_KERNEL_DEFAULT=$("$MATRIX" default) || exit 2
 fi
-export IRQAIO_KERNELS_ALL MATRIX
-export IRQAIO_KERNEL_DEFAULT=deb12-6.1
+export IRQAIO_KERNELS_ALL IRQAIO_KERNEL_DEFAULT MATRIX
 
 kernel_dir() { echo "$IRQAIO_CACHE/kernels/$1"; }
 

@@ -3,6 +3,7 @@
 """qemu/matrix.py: the kernel matrix (qemu/matrix.toml), for scripts and tests.
 
   matrix.py names [--all]     kernels make check runs, in order (--all: every row)
+  matrix.py default           the kernel a command means when none is named
   matrix.py get NAME KEY      one value (a list prints one item a line)
   matrix.py facts NAME        the guest's expectations, key=value lines
   matrix.py distinct NAME...  one kernel per distinct set of facts (the last
@@ -28,7 +29,7 @@ REQUIRED = {
     "source": ("builder", "source", "config"),
 }
 COMMON = ("check", "proves", "from")
-OPTIONAL = ("target", "series", "make_args", "append", "expect", "kcfi_control")
+OPTIONAL = ("target", "series", "make_args", "append", "expect", "kcfi_control", "default")
 # A source row may name the suites its source package comes from (private
 # apt state, like a Debian row); without them the machine's apt installs it.
 SOURCE_OPTIONAL = ("suites", "security")
@@ -81,6 +82,10 @@ def validate(table):
             if fact not in FACTS:
                 problems.append(f"{where}.expect: unknown fact '{fact}' "
                                 "(add it to FACTS in qemu/matrix.py with its values)")
+    defaults = [n for n, r in table.items() if r.get("default") is True]
+    if len(defaults) != 1 or not table[defaults[0]].get("check"):
+        problems.append("qemu/matrix.toml: exactly one row that make check runs must say "
+                        f"default = true (found: {' '.join(defaults) or 'none'})")
     return problems
 
 
@@ -102,6 +107,10 @@ def row(name):
 
 def names(all_rows=False):
     return [n for n, r in rows().items() if all_rows or r["check"]]
+
+
+def default():
+    return next(n for n, r in rows().items() if r.get("default") is True)
 
 
 def facts(name):
@@ -150,6 +159,8 @@ def main(argv):
     try:
         if cmd == "names":
             print(" ".join(names(all_rows="--all" in args)))
+        elif cmd == "default":
+            print(default())
         elif cmd == "get" and len(args) == 2:
             v = _value(*args)
             if isinstance(v, list):
