@@ -1,7 +1,9 @@
-# shellcheck shell=bash
+# shellcheck shell=sh
 # SPDX-License-Identifier: GPL-2.0
-# qemu/ktap.sh: the KTAP emitter of the shell tools (sourced; qemu/ktap.py
-# reads what they print), in the spirit of the kernel's
+# qemu/ktap.sh: the KTAP emitter of the shell tools and of the guest's test
+# scripts (sourced; POSIX sh, as busybox runs it in the guest, where it is
+# /lib/irqaio/ktap.sh; qemu/ktap.py reads what they print), in the spirit of
+# the kernel's
 # tools/testing/selftests/kselftest/ktap_helpers.sh. Results are kept until
 # ktap_end prints the document, version line and plan first, the plan
 # counted from the results: no tool counts its tests by hand.
@@ -27,19 +29,19 @@ ktap_diag() {
 }
 
 ktap_result() {
-	local ok=$1 name=$2 detail=${3:-} log
-	shift $(($# < 3 ? $# : 3))
+	_ktap_ok=$1 _ktap_name=$2 _ktap_detail=${3:-}
+	if [ $# -ge 3 ]; then shift 3; else shift $#; fi
 	KTAP_N=$((KTAP_N + 1))
-	if [ "$ok" = 1 ]; then
-		printf 'ok %d %s%s\n' "$KTAP_N" "$name" "${detail:+ # $detail}" >>"$KTAP_BUF"
+	if [ "$_ktap_ok" = 1 ]; then
+		printf 'ok %d %s%s\n' "$KTAP_N" "$_ktap_name" "${_ktap_detail:+ # $_ktap_detail}" >>"$KTAP_BUF"
 		return 0
 	fi
 	KTAP_FAILED=$((KTAP_FAILED + 1))
-	printf 'not ok %d %s%s\n' "$KTAP_N" "$name" "${detail:+ # $detail}" >>"$KTAP_BUF"
-	for log in "$@"; do
-		[ -f "$log" ] || continue
-		printf '# --- %s\n' "$log"
-		tail -n 15 "$log" | sed 's/^/# /'
+	printf 'not ok %d %s%s\n' "$KTAP_N" "$_ktap_name" "${_ktap_detail:+ # $_ktap_detail}" >>"$KTAP_BUF"
+	for _ktap_log in "$@"; do
+		[ -f "$_ktap_log" ] || continue
+		printf '# --- %s\n' "$_ktap_log"
+		tail -n 15 "$_ktap_log" | sed 's/^/# /'
 	done >>"$KTAP_BUF"
 }
 
@@ -49,9 +51,8 @@ ktap_skip() {
 }
 
 ktap_nested() {
-	local ok=$1 name=$2 file=$3
-	sed 's/^/    /' "$file" >>"$KTAP_BUF"
-	ktap_result "$ok" "$name"
+	sed 's/^/    /' "$3" >>"$KTAP_BUF"
+	ktap_result "$1" "$2"
 }
 
 ktap_end() {

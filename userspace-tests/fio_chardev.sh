@@ -15,6 +15,8 @@
 # mixed block sizes), so ROUNDS (default 3) runs with fixed seeds per
 # engine; each run writes, then reads back and checks, every block.
 set -eu
+# shellcheck source=qemu/ktap.sh
+. /lib/irqaio/ktap.sh
 
 DEV=/dev/demo_chardev
 ROUNDS=${FIO_ROUNDS:-3}
@@ -72,57 +74,55 @@ run_round() {
 	if [ "$rc" -ne 0 ] ||
 		grep -E 'err=[[:space:]]*[1-9]|verify: bad|bad magic|verify failed' "$OUT" >/dev/null ||
 		! grep -q 'err= *0' "$OUT"; then
-		sed 's/^/# /' "$OUT"
-		echo "# $name seed $seed: fio exit status $rc"
+		cp "$OUT" "/tmp/fio-$name.log"
+		echo "$name seed $seed: fio exit status $rc" >>"/tmp/fio-$name.log"
 		return 1
 	fi
 	# The group's "READ: bw=..." / "WRITE: bw=..." lines are the figures to quote.
-	grep -E '^ *(READ|WRITE):|issued rwts' "$OUT" | sed "s/^ */# $name seed $seed: /"
+	grep -E '^ *(READ|WRITE):|issued rwts' "$OUT" | sed "s/^ */$name seed $seed: /" >"$OUT.figures"
+	while read -r line; do
+		ktap_diag "$line"
+	done <"$OUT.figures"
 }
 
-# run_section NUMBER NAME: ROUNDS runs of one engine (fixed seeds), one KTAP line.
+# run_section NAME: ROUNDS runs of one engine (fixed seeds), one KTAP line.
 run_section() {
-	n=$1 name=$2 seed=0
+	name=$1 seed=0
 	while [ "$seed" -lt "$ROUNDS" ]; do
 		seed=$((seed + 1))
 		if ! run_round "$name" "$seed"; then
-			echo "not ok $n fio_$name"
+			ktap_result 0 "fio_$name" "seed $seed" "/tmp/fio-$name.log"
 			return 1
 		fi
 	done
-	echo "ok $n fio_$name"
+	ktap_result 1 "fio_$name"
 }
 
-# Each branch prints its plan right after the version line (kunit.py's
-# parser wants it there), then the diagnostics.
-echo "KTAP version 1"
 if ! command -v fio >/dev/null 2>&1; then
-	echo "1..1"
-	echo "not ok 1 fio_chardev # fio is not in the initramfs: qemu/guest-extras puts it there"
+	ktap_begin
+	ktap_result 0 fio_chardev "fio is not in the initramfs: qemu/guest-extras puts it there"
+	ktap_end
 	exit 1
 fi
 # fio keeps its job state in SysV shared memory (shmget): a kernel built
-# without CONFIG_SYSVIPC cannot run it.
+# without CONFIG_SYSVIPC cannot run it: the whole document is a skip.
 if [ ! -d /proc/sysvipc ]; then
+	echo "KTAP version 1"
 	echo "1..0 # SKIP this kernel has no SysV IPC (CONFIG_SYSVIPC), fio needs shmget"
 	exit 4
 fi
 if [ ! -c "$DEV" ]; then
-	echo "1..1"
-	echo "not ok 1 fio_chardev # no $DEV"
+	ktap_begin
+	ktap_result 0 fio_chardev "no $DEV"
+	ktap_end
 	exit 1
 fi
-echo "1..4"
-echo "# fio_chardev on ${IRQAIO_KERNEL:-unknown}: $(fio --version)"
-cd /tmp
+ktap_begin "fio_chardev on ${IRQAIO_KERNEL:-unknown}: $(fio --version)"
+cd /tmp || exit 1
 size_kb=$(cat /sys/module/demo_chardev/parameters/size_kb)
 write_jobfile "$((size_kb * 1024))"
 
-fail=0
-i=0
 for section in libaio-qd1 libaio-qd32 psync pvsync2; do
-	i=$((i + 1))
-	run_section "$i" "$section" || fail=$((fail + 1))
+	run_section "$section" || true
 done
-echo "# fio_chardev: $((4 - fail)) pass, $fail fail"
-[ "$fail" -eq 0 ]
+ktap_end

@@ -7,33 +7,23 @@
 # kernel than it named, fails here instead of skewing every other test.
 facts=/etc/irqaio/kernel.facts
 features=/etc/irqaio/features.h
-n=0 failed=0
+# shellcheck source=qemu/ktap.sh
+. /lib/irqaio/ktap.sh
 
 fact() { sed -n "s/^$1=//p" "$facts"; }
 have() { grep -q "^#define IRQAIO_HAVE_$1 1" "$features"; }
-result() {	# result OK? NAME DETAIL
-	n=$((n + 1))
-	if [ "$1" = 1 ]; then
-		echo "ok $n $2 # $3"
-	else
-		echo "not ok $n $2 # $3"
-		failed=$((failed + 1))
-	fi
-}
 
-echo "KTAP version 1"
 if [ ! -f "$facts" ] || [ ! -f "$features" ]; then
-	echo "1..1"
-	echo "not ok 1 facts_present # missing $facts or $features"
+	ktap_begin
+	ktap_result 0 facts_present "missing $facts or $features"
+	ktap_end
 	exit 1
 fi
-# The plan right after the version line: kunit.py's parser wants it there.
-echo "1..7"
-echo "# kernel_facts on $(fact kernel): $(tr '\n' ' ' <"$facts")"
+ktap_begin "kernel_facts on $(fact kernel): $(tr '\n' ' ' <"$facts")"
 
 ok=0
 [ "$(fact release)" = "$(uname -r)" ] && ok=1
-result $ok release_matches "matrix release $(fact release), running $(uname -r)"
+ktap_result $ok release_matches "matrix release $(fact release), running $(uname -r)"
 
 # core-patch 0001 drops the NMI handler's regs argument; the probe sees it.
 ok=0
@@ -41,7 +31,7 @@ case $(fact nmi_handler) in
 regs) have NMI_HANDLER_REGS && ! have NMI_HANDLER_NOREGS && ok=1 ;;
 noregs) have NMI_HANDLER_NOREGS && ok=1 ;;
 esac
-result $ok nmi_handler_fact_vs_probe "fact $(fact nmi_handler)"
+ktap_result $ok nmi_handler_fact_vs_probe "fact $(fact nmi_handler)"
 
 # ITER_UBUF arrived in 6.0; single-segment requests became ITER_UBUF after
 # iter_iov() (6.4), so "single" needs both probes and "none" neither.
@@ -51,7 +41,7 @@ none) have ITER_UBUF || ok=1 ;;
 rw) have ITER_UBUF && ok=1 ;;
 single) have ITER_UBUF && have ITER_IOV && ok=1 ;;
 esac
-result $ok ubuf_fact_vs_probe "fact $(fact ubuf)"
+ktap_result $ok ubuf_fact_vs_probe "fact $(fact ubuf)"
 
 # pcim_iomap_region() arrived in 6.11; the probe links against it.
 ok=0
@@ -59,7 +49,7 @@ case $(fact pcim_iomap_region) in
 exported) have PCIM_IOMAP_REGION_EXPORTED && ok=1 ;;
 absent) have PCIM_IOMAP_REGION_EXPORTED || ok=1 ;;
 esac
-result $ok pcim_iomap_region_fact_vs_probe "fact $(fact pcim_iomap_region)"
+ktap_result $ok pcim_iomap_region_fact_vs_probe "fact $(fact pcim_iomap_region)"
 
 # How a queued kiocb completes: ki_complete lost res2 in 5.16.
 ok=0
@@ -67,7 +57,7 @@ case $(fact dma_complete) in
 ki_complete3) have AIO_KI_COMPLETE_3ARG && ! have AIO_KI_COMPLETE_2ARG && ok=1 ;;
 ki_complete2) have AIO_KI_COMPLETE_2ARG && ! have AIO_KI_COMPLETE_3ARG && ok=1 ;;
 esac
-result $ok dma_complete_fact_vs_probe "fact $(fact dma_complete)"
+ktap_result $ok dma_complete_fact_vs_probe "fact $(fact dma_complete)"
 
 # iov_iter_extract_pages() (6.3) is preferred over pin_user_pages_fast().
 ok=0
@@ -75,7 +65,7 @@ case $(fact dma_pin) in
 extract) have ITER_EXTRACT_PAGES_EXPORTED && ok=1 ;;
 pin_user) ! have ITER_EXTRACT_PAGES_EXPORTED && have PIN_USER_PAGES_FAST_EXPORTED && ok=1 ;;
 esac
-result $ok dma_pin_fact_vs_probe "fact $(fact dma_pin)"
+ktap_result $ok dma_pin_fact_vs_probe "fact $(fact dma_pin)"
 
 # kiocb_set_cancel_fn() safe on any kiocb (IOCB_AIO_RW).
 ok=0
@@ -83,5 +73,5 @@ case $(fact dma_cancel) in
 yes) have AIO_CANCEL_AIO_RW_EXPORTED && ok=1 ;;
 no) have AIO_CANCEL_AIO_RW_EXPORTED || ok=1 ;;
 esac
-result $ok dma_cancel_fact_vs_probe "fact $(fact dma_cancel)"
-[ "$failed" -eq 0 ]
+ktap_result $ok dma_cancel_fact_vs_probe "fact $(fact dma_cancel)"
+ktap_end

@@ -19,16 +19,17 @@
 DEV=/dev/kcfi_cast
 TARGET=kcfi_cast_legacy_handler
 
-echo "KTAP version 1"
-echo "1..3"
-fail=0
+# shellcheck source=qemu/ktap.sh
+. /lib/irqaio/ktap.sh
+ktap_begin "kCFI negative control"
 
 if insmod /kcfi/kcfi_cast.ko; then
-	echo "ok 1 load_kcfi_cast"
+	ktap_result 1 load_kcfi_cast
 else
-	echo "not ok 1 load_kcfi_cast"
-	echo "ok 2 typed_handler_runs # SKIP module did not load"
-	echo "ok 3 cast_handler_traps # SKIP module did not load"
+	ktap_result 0 load_kcfi_cast
+	ktap_skip typed_handler_runs "module did not load"
+	ktap_skip cast_handler_traps "module did not load"
+	ktap_end
 	exit 1
 fi
 
@@ -38,32 +39,31 @@ cfi_reports() { dmesg | grep -c "CFI failure at "; }
 
 before=$(cfi_reports)
 if echo typed >"$DEV" && [ "$(calls)" = "typed=1 cast=0" ] && [ "$(cfi_reports)" -eq "$before" ]; then
-	echo "ok 2 typed_handler_runs"
+	ktap_result 1 typed_handler_runs
 else
-	echo "# after firing the typed handler: $(calls), CFI reports $before -> $(cfi_reports)"
-	echo "not ok 2 typed_handler_runs"
-	fail=1
+	ktap_result 0 typed_handler_runs \
+		"after firing the typed handler: $(calls), CFI reports $before -> $(cfi_reports)"
 fi
 
 panic_on_oops=$(cat /proc/sys/kernel/panic_on_oops 2>/dev/null)
 if ! echo 0 2>/dev/null >/proc/sys/kernel/panic_on_oops; then
-	echo "# cannot clear kernel.panic_on_oops (CONFIG_PROC_SYSCTL?): the trap would panic the guest"
-	echo "not ok 3 cast_handler_traps"
+	ktap_result 0 cast_handler_traps \
+		"cannot clear kernel.panic_on_oops (CONFIG_PROC_SYSCTL?): the trap would panic the guest"
+	ktap_end
 	exit 1
 fi
 sh -c "echo cast >$DEV"
 rc=$?
 echo "$panic_on_oops" >/proc/sys/kernel/panic_on_oops
 report=$(dmesg | grep "CFI failure at .*(target: $TARGET+" | tail -n 1)
-echo "# firing the cast handler: writer exit status $rc, counters $(calls)"
-echo "# kernel: ${report:-no CFI failure report naming $TARGET}"
+ktap_diag "firing the cast handler: writer exit status $rc, counters $(calls)"
+ktap_diag "kernel: ${report:-no CFI failure report naming $TARGET}"
 # 139: the Oops killed the writer with SIGSEGV (128 + 11).
 if [ "$rc" -eq 139 ] && [ -n "$report" ] && [ "$(calls)" = "typed=1 cast=0" ]; then
-	echo "# the expected outcome: kCFI trapped the call through the cast"
-	echo "ok 3 cast_handler_traps"
+	ktap_result 1 cast_handler_traps "the expected outcome: kCFI trapped the call through the cast"
 else
-	[ -z "$report" ] && echo "# no kCFI trap: the cast handler was called as if its type were right"
-	echo "not ok 3 cast_handler_traps"
-	fail=1
+	why="the writer was not killed by the trap, or the counters moved"
+	[ -n "$report" ] || why="no kCFI trap: the cast handler was called as if its type were right"
+	ktap_result 0 cast_handler_traps "$why"
 fi
-exit "$fail"
+ktap_end
