@@ -191,6 +191,33 @@ apt_candidate() {
 	apt-cache "${APT_OPTS[@]}" policy "$1" | awk '/Candidate:/ { print $2; exit }'
 }
 
+# source_extract NAME STRIP PATTERN...: files of Debian's kernel source
+# package (the source of the patched-6.1 row, whose tree the core patch
+# and the host tools come from), extracted once per package version into
+# $IRQAIO_CACHE/tools/NAME-VERSION (tar --strip-components=STRIP), which it
+# prints. A half-done extraction is never published.
+source_extract() {
+	local name=$1 strip=$2 pkg tarball version dir tmp
+	shift 2
+	pkg=$("$MATRIX" get patched-6.1 source) || return 1
+	ensure_packages "$pkg"
+	tarball=$(dpkg -L "$pkg" | grep -m1 '^/usr/src/linux-source-.*\.tar\.xz$') ||
+		die "$pkg: no /usr/src/linux-source-*.tar.xz in the package"
+	version=$(dpkg-query -W -f='${Version}' "$pkg")
+	dir=$IRQAIO_CACHE/tools/$name-$version
+	if [ ! -e "$dir/.complete" ]; then
+		mkdir -p "$IRQAIO_CACHE/tools"
+		tmp=$(mktemp -d "$IRQAIO_CACHE/tools/.$name.XXXXXX")
+		timed "extracting $name from $pkg $version" \
+			tar -xJf "$tarball" -C "$tmp" --strip-components="$strip" --wildcards "$@" >&2 ||
+			{ rm -rf "$tmp"; return 1; }
+		touch "$tmp/.complete"
+		rm -rf "$dir"
+		mv -T "$tmp" "$dir"
+	fi
+	echo "$dir"
+}
+
 # Build outputs (in the checkout, ignored by git): per kernel under build/NAME.
 BUILD=$IRQAIO_TOP/build
 

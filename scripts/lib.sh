@@ -8,24 +8,12 @@
 . "$(dirname "${BASH_SOURCE[0]}")/../qemu/lib.sh"
 
 # checkpatch.pl, spelling.txt and const_structs.checkpatch from Debian's
-# linux-source-6.1 tarball, extracted once per package version into
-# $IRQAIO_CACHE/tools/checkpatch-VERSION/ (checkpatch finds its data files
-# next to itself; --no-tree needs nothing else).
+# kernel source (checkpatch finds its data files next to itself; --no-tree
+# needs nothing else).
 ensure_checkpatch() {
-	local tarball=/usr/src/linux-source-6.1.tar.xz version dir tmp
-	ensure_packages linux-source-6.1
-	version=$(dpkg-query -W -f='${Version}' linux-source-6.1)
-	dir=$IRQAIO_CACHE/tools/checkpatch-$version
-	if [ ! -x "$dir/checkpatch.pl" ]; then
-		mkdir -p "$IRQAIO_CACHE/tools"
-		tmp=$(mktemp -d "$IRQAIO_CACHE/tools/.checkpatch.XXXXXX")
-		timed "extracting checkpatch.pl from linux-source-6.1 $version" \
-			tar -xJf "$tarball" -C "$tmp" --strip-components=2 --wildcards \
-			'*/scripts/checkpatch.pl' '*/scripts/spelling.txt' \
-			'*/scripts/const_structs.checkpatch' || { rm -rf "$tmp"; return 1; }
-		rm -rf "$dir"
-		mv "$tmp" "$dir"
-	fi
+	local dir
+	dir=$(source_extract checkpatch 2 '*/scripts/checkpatch.pl' '*/scripts/spelling.txt' \
+		'*/scripts/const_structs.checkpatch') || return 1
 	export CHECKPATCH=$dir/checkpatch.pl
 }
 
