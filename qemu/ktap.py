@@ -23,6 +23,8 @@ Command line (for the bash scripts):
       tool whose exit status was N); problems go to stderr as
       LOG:LINE: what; exits 1 unless PASS.
   ktap.py skips [--console|--stream] LOG   every skipped leaf with its reason
+  ktap.py leaves [--console|--stream] LOG  every leaf, "pass|fail|xfail|skip PATH"
+                                     (two runs' lists compare with diff)
   ktap.py kunit-compare CONSOLE JSON KUNIT-LOG STATUS
                                      kunit.py parse's verdict against ours
   ktap.py result FILE KEY...         values of qemu/run's --result file
@@ -501,6 +503,10 @@ def main():
     s.add_argument("--console", action="store_true")
     s.add_argument("--stream", action="store_true")
     s.add_argument("log")
+    lv = sub.add_parser("leaves")
+    lv.add_argument("--console", action="store_true")
+    lv.add_argument("--stream", action="store_true")
+    lv.add_argument("log")
     k = sub.add_parser("kunit-compare")
     k.add_argument("console")
     k.add_argument("json")
@@ -539,6 +545,10 @@ def run_command(args):
             print(f"{args.kunit_log}:0: {msg}", file=sys.stderr)
         print(f"{'FAIL' if problems else 'PASS'} {p} {f} {s}")
         return 1 if problems else 0
+    if args.cmd == "leaves":
+        for leaf in read_log(args.log, args.console, stream=args.stream).leaves:
+            print(f"{leaf.status} {leaf.path}")
+        return 0
     if args.cmd == "skips":
         for path, reason in read_log(args.log, args.console, stream=args.stream).skips():
             print(f"{path}: {reason or 'no reason given'}")
