@@ -46,6 +46,7 @@
  *			aio_compat_copy_to_req(req, foo_buf + req->pos, len);
  *		return n ? n : (len ? -EFAULT : 0);
  *	}
+ *
  *	AIO_COMPAT_DEFINE_METHODS(foo, foo_rw);
  *
  *	static const struct file_operations foo_fops = {
