@@ -14,7 +14,8 @@ with the reason, and the jobs that need nothing of it go on. Jobs start
 longest remaining chain first, as long as their weights fit in the cores
 (IRQAIO_JOBS, default: all) and their memory in what the machine has
 available; a job heavier than the machine runs alone. A job that succeeded
-in the previous run (BUILD/timings.json) weighs what it used then, CPU
+in the previous run (BUILD/timings.json, or in a new checkout the machine's
+last run, $IRQAIO_CACHE/timings.json) weighs what it used then, CPU
 seconds per second (a TCG guest waiting on a device timer uses less than a
 core), and its chain is measured with its seconds then.
 
@@ -36,6 +37,7 @@ SIGTERM stops every job's whole process group (QEMU included).
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -397,7 +399,10 @@ def explain(path):
 def run(table, build):
     jobs = read_table(table)
     cores = int(os.environ.get("IRQAIO_JOBS") or os.cpu_count() or 1)
-    previous = previous_seconds(os.path.join(build, "timings.json"))
+    # A fresh checkout has no build/ yet: the machine's last run, kept in
+    # the cache, says as much about this machine.
+    history = os.path.join(os.environ.get("IRQAIO_CACHE", build), "timings.json")
+    previous = previous_seconds(os.path.join(build, "timings.json")) or previous_seconds(history)
     use_measurements(jobs, previous, cores)
     set_priorities(jobs, previous)
     sched = Scheduler(jobs, build, cores, mem_available_mib() * 3 // 4)
@@ -412,6 +417,8 @@ def run(table, build):
     signal.signal(signal.SIGTERM, on_signal)
     sched.run()
     sched.write_timings()
+    if os.path.isdir(os.path.dirname(history)) and history != os.path.join(build, "timings.json"):
+        shutil.copyfile(os.path.join(build, "timings.json"), history)
     return sched.report()
 
 
