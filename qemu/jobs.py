@@ -98,6 +98,10 @@ def use_measurements(jobs, previous, cores):
         seconds, cpu = previous.get(j.name, (None, None))
         if seconds and cpu is not None and seconds >= 5:
             j.weight = min(float(cores), max(0.25, round(cpu / seconds, 2)))
+        elif seconds is not None and seconds < 5:
+            # Done in moments last time (a cache hit): it will not hold
+            # the cores it would need to fill the cache.
+            j.weight = min(j.weight, 0.25)
 
 
 def set_priorities(jobs, previous):
@@ -478,6 +482,13 @@ def self_test():
               t["a"]["cpu_seconds"] is not None and t["a"]["cpu_seconds"] < 1 and
               t["after-bad"]["state"] == "notrun")
         check("finishes", took < 30, f"{took:.0f} s")
+        # Weights from a previous run: CPU per second, and a cache hit light.
+        with open(table, "w", encoding="utf-8") as f:
+            f.write("guest\t1\t0\t1\t\ttrue\nbuild\t2\t0\t1\t\ttrue\nnew\t1\t0\t1\t\ttrue\n")
+        jobs = read_table(table)
+        use_measurements(jobs, {"guest": (100.0, 55.0), "build": (0.5, 0.1)}, 2)
+        check("weights_from_the_last_run", [j.weight for j in jobs] == [0.55, 0.25, 1.0],
+              str([j.weight for j in jobs]))
         # Stopping: a job and its child are gone after stop().
         with open(table, "w", encoding="utf-8") as f:
             f.write("sleeper\t1\t0\t1\t\tsleep 300 & sleep 300; wait\n")
