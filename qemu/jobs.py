@@ -383,17 +383,22 @@ def explain(path):
             lines = [line.rstrip("\n") for line in f]
     except OSError as e:
         return [f"(no log: {e})"]
-    out, keep = [], 0
+    # A test's diagnostics come before its result line (a KTAP test prints
+    # them, then "not ok"), and sometimes after it: keep both.
+    out, keep, before = [], 0, []
     for line in lines:
         body = re.sub(r"^\[[ 0-9.]+\] ", "", line).lstrip()
         if body.startswith("not ok"):
-            out.append(line)
-            keep = 8
-        elif keep and body.startswith("#"):
-            out.append(line)
-            keep -= 1
+            out += before[-8:] + [line]
+            before, keep = [], 8
+        elif body.startswith("#"):
+            if keep:
+                out.append(line)
+                keep -= 1
+            else:
+                before.append(line)
         else:
-            keep = 0
+            before, keep = [], 0
     out = out[:40]
     out.append(f"--- last {TAIL_LINES} lines of {path}")
     out += lines[-TAIL_LINES:]
@@ -474,6 +479,11 @@ def self_test():
             by[n].end <= j.start for j in jobs if j.start for n in j.needs))
         check("independent_jobs_go_on", by["a"].state == by["b"].state == "ok")
         check("failure_tail_names_the_test", "not ok 1 - broken" in text and "# because" in text)
+        with open(os.path.join(d, "console"), "w", encoding="utf-8") as f:
+            f.write("boot\n    # why 1\n    # why 2\n    not ok 3 t\n    # after\nok 4 u\n")
+        got = explain(os.path.join(d, "console"))[:4]
+        check("failure_diagnostics_before_and_after",
+              [x.strip() for x in got] == ["# why 1", "# why 2", "not ok 3 t", "# after"], str(got))
         check("exit_status_nonzero", rc == 1)
         check("totals_line", text.rstrip().endswith("4 passed, 1 failed, 0 skipped"), text[-200:])
         with open(os.path.join(d, "timings.json"), encoding="utf-8") as f:
