@@ -791,6 +791,10 @@ static int demo_irqdev_fire(struct demo_irqdev *d, struct demo_irqdev_fire *f)
 
 	WRITE_ONCE(d->nested_nmi, !!(f->flags & DEMO_IRQDEV_FIRE_NESTED_NMI));
 	for (f->done = 0; f->done < f->count; f->done++) {
+		if (fatal_signal_pending(current)) {
+			ret = -EINTR;
+			break;
+		}
 		ret = demo_irqdev_arm(d, &d->soft_done);
 		if (ret)
 			break;
@@ -798,6 +802,13 @@ static int demo_irqdev_fire(struct demo_irqdev *d, struct demo_irqdev_fire *f)
 		ret = demo_irqdev_wait(d, &d->soft_done, f->timeout_ms);
 		if (ret)
 			break;
+		/*
+		 * An interrupt handled before the wait does not make it sleep,
+		 * nor see a signal: a million of them must not hold the CPU
+		 * without a scheduling point (an RCU stall on a non-preemptible
+		 * kernel) or a way to kill the caller.
+		 */
+		cond_resched();
 	}
 	WRITE_ONCE(d->nested_nmi, false);
 	/* Partial progress is reported through @done; an error only if none. */
