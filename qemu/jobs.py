@@ -22,11 +22,12 @@ core), and its chain is measured with its seconds then.
 Each job gets its own log (BUILD/logs/NAME.log, stdout and stderr) and says
 what it proved through three files named in its environment:
   JOB_ROWS   rows of the summary table, tab-separated: name, PASS or FAIL,
-             passed, failed, skipped, detail, and optionally a log whose
-             tail explains a failure
+             passed, failed, skipped, detail, and optionally the logs (separated
+             by "|") whose "not ok" lines and tails explain a failure
   JOB_SKIPS  skipped tests, one "what: why" a line
   JOB_META   "cache_hit=true|false" when the job could have been a cache hit
-A job that exits nonzero without a FAIL row gets one. At the end: the table
+JOB_LOG names the job's own log. A job that exits nonzero without a FAIL row
+gets one. At the end: the table
 in TABLE's order, the skips, the ten longest jobs, what each failed row's
 log says, "make check: N s" and "N passed, N failed, N skipped";
 BUILD/timings.json holds every job's start, end, seconds and cache hit.
@@ -172,7 +173,8 @@ class Scheduler:
             with open(self.path(kind, job), "w", encoding="utf-8"):
                 pass
         env = dict(os.environ, JOB_ROWS=self.path("rows", job), JOB_SKIPS=self.path("skips", job),
-                   JOB_META=self.path("meta", job), JOB_NAME=job.name)
+                   JOB_META=self.path("meta", job), JOB_LOG=self.path("logs", job),
+                   JOB_NAME=job.name)
         log = open(self.path("logs", job), "w", encoding="utf-8")
         job.proc = subprocess.Popen(["bash", "-c", job.command], stdin=subprocess.DEVNULL,
                                     stdout=log, stderr=subprocess.STDOUT, env=env,
@@ -335,8 +337,9 @@ class Scheduler:
             w(f"  {j.end - j.start:7.0f} s  {j.name}{'' if hit is None else ' (cache hit)' if hit else ' (cache miss)'}\n")
         for r, j in failures:
             w(f"\n=== {r[0]}: {r[1]}: {r[5]}\n")
-            for line in explain(r[6] or self.path("logs", j)):
-                w(f"  {line}\n")
+            for path in (r[6] or self.path("logs", j)).split("|"):
+                for line in explain(path):
+                    w(f"  {line}\n")
         total = int(time.time() - self.t0)
         w(f"make check: {total} s, {cpu_seconds():.0f} s of CPU on {self.cores} cores\n")
         w(f"{passed} passed, {failed} failed, {skipped} skipped\n")
