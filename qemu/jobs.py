@@ -13,11 +13,13 @@ succeeded; a job whose need failed or did not run is reported as not run,
 with the reason, and the jobs that need nothing of it go on. Jobs start
 longest remaining chain first, as long as their weights fit in the cores
 (IRQAIO_JOBS, default: all) and their memory in what the machine has
-available; a job heavier than the machine runs alone. A job that succeeded
+available, and never more than one job beyond the cores; a job heavier
+than the machine runs alone. A job that succeeded
 in the previous run (BUILD/timings.json, or in a new checkout the machine's
 last run, $IRQAIO_CACHE/timings.json) weighs what it used then, CPU
-seconds per second (a TCG guest waiting on a device timer uses less than a
-core), and its chain is measured with its seconds then.
+seconds per second but at least half a core (a TCG guest waiting on a
+device timer uses less than a core), and its chain is measured with its
+seconds then.
 
 Each job gets its own log (BUILD/logs/NAME.log, stdout and stderr) and says
 what it proved through three files named in its environment:
@@ -98,7 +100,10 @@ def use_measurements(jobs, previous, cores):
     for j in jobs:
         seconds, cpu = previous.get(j.name, (None, None))
         if seconds and cpu is not None and seconds >= 5:
-            j.weight = min(float(cores), max(0.25, round(cpu / seconds, 2)))
+            # CPU per second is what the job got, not what it wanted: a
+            # loaded host makes it look lighter than it is. Half a core is
+            # the least a job that ran for a while is taken to need.
+            j.weight = min(float(cores), max(0.5, round(cpu / seconds, 2)))
         elif seconds is not None and seconds < 5:
             # Done in moments last time (a cache hit): it will not hold
             # the cores it would need to fill the cache.
@@ -232,7 +237,10 @@ class Scheduler:
             mem = sum(j.mem for j in running)
             for j in self.ready():
                 alone = not running
-                if alone or (busy + j.weight <= self.cores and mem + j.mem <= self.mem):
+                # At most one job more than the cores, however light the
+                # jobs look: weights are estimates.
+                if alone or (busy + j.weight <= self.cores and mem + j.mem <= self.mem and
+                             len(running) <= self.cores):
                     self.launch(j)
                     running.append(j)
                     busy += j.weight
@@ -499,9 +507,17 @@ def self_test():
         with open(table, "w", encoding="utf-8") as f:
             f.write("guest\t1\t0\t1\t\ttrue\nbuild\t2\t0\t1\t\ttrue\nnew\t1\t0\t1\t\ttrue\n")
         jobs = read_table(table)
-        use_measurements(jobs, {"guest": (100.0, 55.0), "build": (0.5, 0.1)}, 2)
-        check("weights_from_the_last_run", [j.weight for j in jobs] == [0.55, 0.25, 1.0],
+        use_measurements(jobs, {"guest": (100.0, 55.0), "build": (0.5, 0.1), "new": (100.0, 20.0)}, 2)
+        check("weights_from_the_last_run", [j.weight for j in jobs] == [0.55, 0.25, 0.5],
               str([j.weight for j in jobs]))
+        # However light, no more than one job beyond the cores at once.
+        with open(table, "w", encoding="utf-8") as f:
+            for n in range(5):
+                f.write(f"light{n}\t0.25\t0\t1\t\tsleep 1\n")
+        jobs = read_table(table)
+        Scheduler(jobs, d, 2, 1 << 20, io.StringIO()).run()
+        most = max(sum(1 for o in jobs if o.start <= j.start < o.end) for j in jobs)
+        check("at_most_one_job_beyond_the_cores", most == 3, f"{most} at once")
         # Stopping: a job and its child are gone after stop().
         with open(table, "w", encoding="utf-8") as f:
             f.write("sleeper\t1\t0\t1\t\tsleep 300 & sleep 300; wait\n")
