@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * irqdev_dma - the data path of /dev/demo_irqdev<N> (issue 18, items 4 and
- * 5), against the contract in <irqaio/demo_irqdev.h>: a file of
+ * irqdev_dma - the data path of /dev/demo_irqdev<N>, against the contract
+ * in <irqaio/demo_irqdev.h>: a file of
  * DEMO_IRQDEV_DMA_SIZE bytes (4095: the header says why) backed by the edu
  * device's DMA buffer, every byte moved by the device's DMA (one transfer
  * of 100 ms of virtual time per page piece, one transfer in flight per
