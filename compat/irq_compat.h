@@ -109,10 +109,19 @@ struct pt_regs *irq_compat_regs_outside_handler(void);
  * core-patch/, whose NMI entry sets the pointer with set_irq_regs()).
  *
  * Valid in hard-IRQ and NMI context only; in an NMI that interrupted an IRQ
- * handler it is the NMI's registers. Not valid in threaded handlers or
- * process context (get_irq_regs() is then stale or NULL).
+ * handler it is the NMI's registers. NMI handlers never run in a thread.
  *
- * Return: struct pt_regs pointer; user_mode() tells who was interrupted.
+ * In a handler that runs in a kernel thread it is NULL: a thread_fn of
+ * request_threaded_irq(), and every handler that forced interrupt threading
+ * moves into a thread (booted with threadirqs, and always on PREEMPT_RT)
+ * unless it was requested with IRQ_COMPAT_NO_THREAD. Nothing was interrupted
+ * there, and the kernel sets the per-CPU pointer only while a hard interrupt
+ * runs, restoring it on the way out, so a thread never sees another
+ * context's registers. A handler that needs them asks for
+ * IRQ_COMPAT_NO_THREAD; one that can do without checks for NULL.
+ *
+ * Return: struct pt_regs pointer, or NULL in a threaded handler;
+ * user_mode() tells who was interrupted.
  */
 #define irq_compat_regs()						\
 	_Generic(irq_compat_regs_arg,					\
@@ -152,6 +161,35 @@ struct pt_regs *irq_compat_regs_outside_handler(void);
 #elif defined(CONFIG_X86)
 #error "irq_compat: unknown x86 NMI handler prototype: neither NMI probe compiled"
 #endif /* NMI handler prototype */
+
+/**
+ * IRQ_COMPAT_NO_THREAD - request_irq() flag: run this handler in hard-IRQ context
+ *
+ * Forced interrupt threading (the threadirqs boot option, and always on
+ * PREEMPT_RT kernels) runs every handler in a kernel thread unless it was
+ * requested with IRQF_NO_THREAD, and irq_compat_regs() is NULL there. A
+ * handler that needs the interrupted registers passes this flag; it then
+ * runs in hard-interrupt context on every kernel, PREEMPT_RT included, and
+ * must be written for that context on PREEMPT_RT, where spinlock_t, mutexes
+ * and wait queues sleep:
+ *
+ *  - raw_spinlock_t for every lock it takes, never spinlock_t;
+ *  - no allocation or freeing, no wake_up() of a wait_queue_head_t, no call
+ *    that takes a spinlock_t inside (completing a kiocb, most DMA unmapping);
+ *    complete() is fine (raw since Linux 5.7);
+ *  - the rest goes to a thread: request_threaded_irq() with this flag and a
+ *    thread_fn, the handler returning IRQ_WAKE_THREAD.
+ *
+ * A kernel with lockdep and CONFIG_PROVE_RAW_LOCK_NESTING reports a
+ * spinlock_t taken in such a handler on any kernel, not only on PREEMPT_RT.
+ * Linux 2.6.39 added the flag with forced threading (commit 8d32a307e4fa);
+ * before it nothing moves a handler into a thread, and the flag is 0.
+ */
+#if defined(IRQAIO_HAVE_IRQF_NO_THREAD)
+#define IRQ_COMPAT_NO_THREAD IRQF_NO_THREAD
+#else
+#define IRQ_COMPAT_NO_THREAD 0
+#endif
 
 /**
  * IRQ_COMPAT_PCI_IRQ_INTX - the pci_alloc_irq_vectors() flag for INTx

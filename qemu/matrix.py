@@ -9,6 +9,8 @@
   matrix.py distinct NAME...  one kernel per distinct set of facts (the last
                               given): the kernels that differ in what the
                               guest tests expect
+  matrix.py builds NAME...    the rows among NAME that are their own kernel
+                              (a boot variant's build is its base's)
   matrix.py check             validate the table (make lint runs it)
   matrix.py table             the matrix as a Markdown table (README)
 
@@ -27,6 +29,9 @@ TABLE = os.path.join(TOP, "qemu", "matrix.toml")
 REQUIRED = {
     "debian": ("suites", "security", "image", "headers"),
     "source": ("builder", "source", "config"),
+    # The kernel of row OF, booted with this row's append on top of OF's:
+    # nothing fetched or built of its own, its own facts over OF's.
+    "variant": ("of",),
 }
 COMMON = ("check", "proves", "from")
 OPTIONAL = ("target", "series", "make_args", "append", "expect", "kcfi_control", "default")
@@ -42,6 +47,11 @@ FACTS = {
     "dma_complete": ("ki_complete3", "ki_complete2"),
     "dma_pin": ("pin_user", "extract"),
     "dma_cancel": ("yes", "no"),
+    # Which handlers run in a kernel thread: "none"; "threadirqs" (booted
+    # with it: forced threading on a stock kernel); "rt" (PREEMPT_RT, which
+    # forces it and makes spinlock_t sleep). Forced threading moves every
+    # handler not requested with IRQF_NO_THREAD into a thread.
+    "irq_threads": ("none", "threadirqs", "rt"),
 }
 
 
@@ -74,6 +84,12 @@ def validate(table):
                     (SOURCE_OPTIONAL if kind == "source" else ()):
                 problems.append(f"{where}: unknown key '{key}'")
         expect = r.get("expect", {})
+        if kind == "variant":
+            base = table.get(r["of"]) if "of" in r else None
+            if base is None or base.get("from") == "variant":
+                problems.append(f"{where}: of = {r.get('of')!r}; name a row that is its own kernel")
+                continue
+            expect = {**base.get("expect", {}), **expect}
         for fact, values in FACTS.items():
             if expect.get(fact) not in values:
                 problems.append(f"{where}.expect: {fact} = {expect.get(fact)!r}; "
@@ -94,6 +110,11 @@ def rows():
     problems = validate(table)
     if problems:
         raise MatrixError("\n".join(problems))
+    for r in table.values():
+        if r["from"] == "variant":
+            base = table[r["of"]]
+            r["expect"] = {**base["expect"], **r.get("expect", {})}
+            r["append"] = base.get("append", []) + r.get("append", [])
     return table
 
 
@@ -120,6 +141,11 @@ def facts(name):
     return out
 
 
+def builds(kernels):
+    """The kernels among KERNELS that are built (not a boot variant)."""
+    return [k for k in kernels if row(k)["from"] != "variant"]
+
+
 def distinct(kernels):
     """One kernel for each distinct set of expectations, the last given."""
     chosen = {}
@@ -144,6 +170,8 @@ def _table_md():
     for n, r in rows().items():
         if r["from"] == "debian":
             src = f"{'/'.join(r['suites'] + r['security'])} `{r['image']}` + headers"
+        elif r["from"] == "variant":
+            src = f"`{r['of']}` booted with `{' '.join(r['append'])}`"
         else:
             src = f"`{r['source']}`" + (f" + `{r['series']}`" if r.get("series") else "") + \
                 f" + `{r['config']}`" + (f" ({' '.join(r['make_args'])})" if r.get("make_args") else "")
@@ -175,6 +203,8 @@ def main(argv):
                 print(f"{k}={v}")
         elif cmd == "distinct" and args:
             print(" ".join(distinct(args)))
+        elif cmd == "builds" and args:
+            print(" ".join(builds(args)))
         elif cmd == "check":
             problems = validate(_load())
             for p in problems:

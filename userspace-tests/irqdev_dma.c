@@ -978,6 +978,10 @@ static int roundtrip_all_paths(void)
 	KTAP_EXPECT(DELTA(a, b, dma_irq_completions) == (long long)(io.sync + io.async),
 		    "dma_irq_completions %+lld, want %llu", DELTA(a, b, dma_irq_completions),
 		    io.sync + io.async);
+	/* The handler hands every finished request to its thread, which completes it. */
+	KTAP_EXPECT(DELTA(a, b, dma_thread_completions) == DELTA(a, b, dma_irq_completions),
+		    "the IRQ thread completed %+lld of %+lld requests",
+		    DELTA(a, b, dma_thread_completions), DELTA(a, b, dma_irq_completions));
 	KTAP_EXPECT(DELTA(a, b, dma_failed) == 0 && DELTA(a, b, dma_cancelled) == 0,
 		    "failed %+lld cancelled %+lld", DELTA(a, b, dma_failed), DELTA(a, b, dma_cancelled));
 	KTAP_EXPECT(b.dma_held == 0, "dma_held %llu", (unsigned long long)b.dma_held);

@@ -4,9 +4,10 @@
  *
  * The harness boots with two edu devices whose INTx pins share one line and
  * loads demo_irqdev.ko from /modules before this runs. Expected results are
- * the same on every matrix kernel except the NMI handler prototype, which the
- * compat probe must find as "with regs" on stock kernels and "without regs"
- * on patched-6.1.
+ * the same on every matrix kernel except where the matrix's facts say
+ * otherwise: the NMI handler prototype ("with regs" on stock kernels,
+ * "without regs" on patched-6.1) and which handlers the kernel forces into
+ * threads (irq_threads: threadirqs, PREEMPT_RT).
  */
 #include <elf.h>
 #include <errno.h>
@@ -114,6 +115,11 @@ static int irq_regs_kernel_mode(void)
 		    (unsigned long long)(b.regs_user - a.regs_user));
 	KTAP_EXPECT(b.regs_kernel - a.regs_kernel == 200, "kernel mode %llu of 200",
 		    (unsigned long long)(b.regs_kernel - a.regs_kernel));
+	/* Asked to stay in hard-IRQ context, so real registers on every row. */
+	KTAP_EXPECT(b.irq_no_thread == 1, "handler requested without IRQF_NO_THREAD");
+	KTAP_EXPECT(b.irq_in_thread == a.irq_in_thread, "handler ran in a thread %llu times (%s)",
+		    (unsigned long long)(b.irq_in_thread - a.irq_in_thread),
+		    ktap_fact("irq_threads"));
 	KTAP_EXPECT(b.last_ip != 0, "no instruction pointer recorded");
 	ktap_diag("last interrupted at %s (ip %#llx)", b.last_ip_sym,
 		  (unsigned long long)b.last_ip);
@@ -213,6 +219,67 @@ static int reload(const char *params)
 		return -1;
 	snprintf(cmd, sizeof(cmd), "insmod " MODULE_PATH " %s", params);
 	return sh(cmd);
+}
+
+/*
+ * With no_thread=0 the handler is requested without IRQ_COMPAT_NO_THREAD.
+ * Where the kernel forces handlers into threads (the matrix's irq_threads
+ * fact) it then runs in one and irq_compat_regs() is NULL there, never
+ * another context's registers; elsewhere nothing changes. DMA completes
+ * either way.
+ */
+static int forced_thread_checks(int fd)
+{
+	int threaded = !ktap_fact_is("irq_threads", "none");
+	unsigned char out[64], in[64];
+	struct demo_irqdev_stats a, b;
+	unsigned long long calls;
+	size_t i;
+
+	for (i = 0; i < sizeof(out); i++)
+		out[i] = (unsigned char)(i * 7 + 3);
+	KTAP_EXPECT(get_stats(fd, &a) == 0, "stats");
+	KTAP_EXPECT(a.irq_no_thread == 0, "no_thread=0 still asked for IRQF_NO_THREAD");
+	KTAP_EXPECT(fire(fd, 200, 0, NULL) == 0, "fire: %s", strerror(errno));
+	KTAP_EXPECT(pwrite(fd, out, sizeof(out), 100) == sizeof(out), "pwrite: %s", strerror(errno));
+	KTAP_EXPECT(pread(fd, in, sizeof(in), 100) == sizeof(in), "pread: %s", strerror(errno));
+	KTAP_EXPECT(!memcmp(in, out, sizeof(in)), "read back differs");
+	KTAP_EXPECT(get_stats(fd, &b) == 0, "stats");
+	calls = b.irq_handled - a.irq_handled;
+	ktap_diag("irq_threads=%s: %llu handler calls, %llu in a thread, regs NULL %llu, kernel %llu",
+		  ktap_fact("irq_threads"), calls,
+		  (unsigned long long)(b.irq_in_thread - a.irq_in_thread),
+		  (unsigned long long)(b.regs_null - a.regs_null),
+		  (unsigned long long)(b.regs_kernel - a.regs_kernel));
+	KTAP_EXPECT(b.raise_irqs - a.raise_irqs == 200, "raised %llu of 200",
+		    (unsigned long long)(b.raise_irqs - a.raise_irqs));
+	KTAP_EXPECT(b.irq_in_thread - a.irq_in_thread == (threaded ? calls : 0),
+		    "%llu of %llu calls in a thread, want %s",
+		    (unsigned long long)(b.irq_in_thread - a.irq_in_thread), calls,
+		    threaded ? "all" : "none");
+	KTAP_EXPECT(b.regs_null - a.regs_null == (threaded ? calls : 0),
+		    "irq_compat_regs() NULL in %llu of %llu calls, want %s",
+		    (unsigned long long)(b.regs_null - a.regs_null), calls, threaded ? "all" : "none");
+	KTAP_EXPECT(b.regs_kernel - a.regs_kernel + b.regs_user - a.regs_user ==
+		    (threaded ? 0 : calls), "registers reported in %llu calls",
+		    (unsigned long long)(b.regs_kernel - a.regs_kernel + b.regs_user - a.regs_user));
+	KTAP_EXPECT(b.dma_thread_completions - a.dma_thread_completions == 2,
+		    "the IRQ thread completed %llu of 2 requests",
+		    (unsigned long long)(b.dma_thread_completions - a.dma_thread_completions));
+	return KTAP_PASS;
+}
+
+static int irq_forced_thread(void)
+{
+	int fd, ret;
+
+	KTAP_EXPECT(reload("no_thread=0") == 0, "reload with no_thread=0");
+	fd = dev_open(0, 0);
+	KTAP_EXPECT(fd >= 0, "open: %s", strerror(errno));
+	ret = forced_thread_checks(fd);
+	close(fd);
+	KTAP_EXPECT(reload("") == 0, "reload with the defaults");
+	return ret;
 }
 
 /*
@@ -1008,6 +1075,7 @@ int main(void)
 		KTAP_TEST(nmi_self, 60),
 		KTAP_TEST(nmi_nested_in_irq, 60),
 		KTAP_TEST(two_devices, 60),
+		KTAP_TEST(irq_forced_thread, 60),
 		KTAP_TEST(intx_shared_line, 120),
 		KTAP_TEST(intx_unclaimed_reported, 120),
 		KTAP_TEST(unbind_bind_50, 180),

@@ -74,4 +74,18 @@ yes) have AIO_CANCEL_AIO_RW_EXPORTED && ok=1 ;;
 no) have AIO_CANCEL_AIO_RW_EXPORTED || ok=1 ;;
 esac
 ktap_result $ok dma_cancel_fact_vs_probe "fact $(fact dma_cancel)"
+
+# Forced interrupt threading: a PREEMPT_RT kernel says so in its version
+# string, threadirqs is on the command line; where handlers are threaded,
+# the probe must have found IRQF_NO_THREAD, the way out of it.
+rt=0 threadirqs=0
+uname -v | grep -qw PREEMPT_RT && rt=1
+grep -qw threadirqs /proc/cmdline && threadirqs=1
+ok=0
+case $(fact irq_threads) in
+none) [ $rt = 0 ] && [ $threadirqs = 0 ] && ok=1 ;;
+threadirqs) [ $rt = 0 ] && [ $threadirqs = 1 ] && have IRQF_NO_THREAD && ok=1 ;;
+rt) [ $rt = 1 ] && have IRQF_NO_THREAD && ok=1 ;;
+esac
+ktap_result $ok irq_threads_fact_vs_kernel "fact $(fact irq_threads); PREEMPT_RT $rt, threadirqs $threadirqs"
 ktap_end

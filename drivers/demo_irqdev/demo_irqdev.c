@@ -4,7 +4,10 @@
  * against compat/irq_compat.h: its interrupt and NMI handlers build with
  * whichever handler prototype the target tree has, and both look at the
  * interrupted registers through irq_compat_regs(), the way the 2.6.19 timer
- * interrupt started to use get_irq_regs() for user_mode(regs).
+ * interrupt started to use get_irq_regs() for user_mode(regs). The handler
+ * asks for IRQ_COMPAT_NO_THREAD so that it keeps them where the kernel
+ * forces handlers into threads (threadirqs, PREEMPT_RT), and does only
+ * what hard-IRQ context allows there; its thread completes requests.
  *
  * Device (QEMU docs/specs/edu.rst): 0x00 identification (0xRRrr00ed),
  * 0x08 factorial, 0x20 status (0x80: interrupt when the factorial is done),
@@ -16,8 +19,9 @@
  *
  * User interface: /dev/demo_irqdev<N>, ioctls in <irqaio/demo_irqdev.h>;
  * the file is the device's DMA buffer, read and written through
- * compat/aio_compat.h: requests are queued by the method and completed by
- * the interrupt handler (aio_compat_async.h), whoever the caller is.
+ * compat/aio_compat.h: requests are queued by the method, moved on by the
+ * interrupt handler and completed by its thread (aio_compat_async.h),
+ * whoever the caller is.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -94,6 +98,11 @@ static bool force_intx;
 module_param(force_intx, bool, 0444);
 MODULE_PARM_DESC(force_intx, "Use INTx even where MSI is available");
 
+static bool no_thread = true;
+module_param(no_thread, bool, 0444);
+MODULE_PARM_DESC(no_thread,
+		 "Keep the handler in hard-IRQ context where interrupts are forced into threads (threadirqs, PREEMPT_RT); N: let it be threaded, and irq_compat_regs() is NULL there");
+
 static DEFINE_IDA(demo_irqdev_ida);
 
 struct demo_irqdev {
@@ -113,23 +122,29 @@ struct demo_irqdev {
 	bool nested_nmi;		/* written under op_lock, read by the IRQ handler */
 	struct completion soft_done;	/* a software-raised interrupt was handled */
 	struct completion fact_done;	/* the factorial interrupt was handled */
-	/* Protects stats: the IRQ handler updates them, ioctls read them. */
-	spinlock_t stats_lock;
+	/*
+	 * Protects stats: the IRQ handler updates them, ioctls read them. Raw,
+	 * like dma_lock: the handler stays in hard-IRQ context on PREEMPT_RT,
+	 * where a spinlock_t sleeps.
+	 */
+	raw_spinlock_t stats_lock;
 	struct demo_irqdev_stats stats;
 	/*
-	 * Protects dma_queue, dma_cur, dma_cancelled, dma_stopping and the
-	 * dma_* members of stats: the methods queue, the IRQ handler moves
-	 * the queue on, io_cancel() takes requests off it, remove() empties it.
+	 * Protects dma_queue, dma_cur, dma_done, dma_cancelled, dma_stopping
+	 * and the dma_* members of stats: the methods queue, the IRQ handler
+	 * moves the queue on, its thread completes what is done, io_cancel()
+	 * takes requests off the queue, remove() empties it.
 	 */
-	spinlock_t dma_lock;
+	raw_spinlock_t dma_lock;
 	struct list_head dma_queue;	/* requests waiting for the device, in order */
 	struct demo_irqdev_req *dma_cur;	/* the request on the wire, or NULL */
+	struct list_head dma_done;	/* finished by the device, for the IRQ thread */
 	struct list_head dma_cancelled;	/* taken off the queue, to complete */
 	bool dma_stopping;		/* remove() ran: refuse new requests */
 	struct file *dma_hold;		/* the file holding the queue (DMA_HOLD), or NULL */
 	unsigned int dma_depth;		/* requests queued or on the wire */
 	struct work_struct cancel_work;	/* completes dma_cancelled */
-	wait_queue_head_t dma_idle;	/* remove() waits for dma_cur to empty */
+	wait_queue_head_t dma_idle;	/* remove() waits for dma_cur and dma_done to empty */
 	/* For pieces beyond the device's reach; only the transfer on the wire uses it. */
 	void *bounce;
 	dma_addr_t bounce_dma;
@@ -141,7 +156,7 @@ struct demo_irqdev {
  */
 struct demo_irqdev_req {
 	struct aio_compat_async async;	/* the shim's part: pages, completion */
-	struct list_head node;		/* on dma_queue or dma_cancelled */
+	struct list_head node;		/* on dma_queue, dma_done or dma_cancelled */
 	struct demo_irqdev *d;
 	struct kiocb *iocb;		/* io_cancel()'s key */
 	struct scatterlist *sg;		/* the piece to transfer next */
@@ -420,22 +435,48 @@ static void demo_irqdev_dma_start(struct demo_irqdev *d)
 			  (r->write ? 0 : EDU_DMA_TO_RAM));
 }
 
-/* Put the first queued request on the wire, or wake remove(). dma_lock held. */
+/* Put the first queued request on the wire (none while held). dma_lock held. */
 static void demo_irqdev_dma_next(struct demo_irqdev *d)
 {
 	d->dma_cur = d->dma_hold ? NULL :
 		     list_first_entry_or_null(&d->dma_queue, struct demo_irqdev_req, node);
-	if (!d->dma_cur) {
-		wake_up(&d->dma_idle);
+	if (!d->dma_cur)
 		return;
-	}
 	list_del_init(&d->dma_cur->node);
 	demo_irqdev_dma_start(d);
 }
 
+/* The first request on @list (dma_done, dma_cancelled), taken off it. */
+static struct demo_irqdev_req *demo_irqdev_dma_take(struct demo_irqdev *d,
+						    struct list_head *list)
+{
+	struct demo_irqdev_req *r;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&d->dma_lock, flags);
+	r = list_first_entry_or_null(list, struct demo_irqdev_req, node);
+	if (r)
+		list_del_init(&r->node);
+	raw_spin_unlock_irqrestore(&d->dma_lock, flags);
+	return r;
+}
+
+/* Nothing on the wire, nothing left for the IRQ thread: remove() may go on. */
+static bool demo_irqdev_dma_idle(struct demo_irqdev *d)
+{
+	unsigned long flags;
+	bool idle;
+
+	raw_spin_lock_irqsave(&d->dma_lock, flags);
+	idle = !d->dma_cur && list_empty(&d->dma_done);
+	raw_spin_unlock_irqrestore(&d->dma_lock, flags);
+	return idle;
+}
+
 /*
  * The device is done with @r (or never got it): unmap, then complete it
- * through the shim, which releases the pages. Any context.
+ * through the shim, which releases the pages. Process context: on
+ * PREEMPT_RT both take sleeping locks.
  */
 static void demo_irqdev_dma_finish(struct demo_irqdev_req *r, ssize_t res)
 {
@@ -444,25 +485,31 @@ static void demo_irqdev_dma_finish(struct demo_irqdev_req *r, ssize_t res)
 	unsigned long flags;
 
 	demo_irqdev_dma_unmap(d, r);
-	spin_lock_irqsave(&d->dma_lock, flags);
+	raw_spin_lock_irqsave(&d->dma_lock, flags);
 	d->stats.dma_held -= nents;
 	d->dma_depth--;
-	spin_unlock_irqrestore(&d->dma_lock, flags);
+	raw_spin_unlock_irqrestore(&d->dma_lock, flags);
 	if (aio_compat_complete(&r->async, res))
 		kfree(r);
 }
 
-/* In the IRQ handler: a transfer is done; start the next, complete a request. */
-static void demo_irqdev_dma_irq(struct demo_irqdev *d)
+/*
+ * In the IRQ handler: a transfer is done; start the next piece or request.
+ * A finished request goes to dma_done for the IRQ thread, as completing it
+ * takes sleeping locks on PREEMPT_RT. True when the thread has work.
+ */
+static bool demo_irqdev_dma_irq(struct demo_irqdev *d)
 {
 	struct demo_irqdev_req *r;
+	unsigned long flags;
+	bool finished = false;
 
-	spin_lock(&d->dma_lock);
+	raw_spin_lock_irqsave(&d->dma_lock, flags);
 	r = d->dma_cur;
 	if (!r) {
 		/* remove() gave up waiting for this transfer. */
-		spin_unlock(&d->dma_lock);
-		return;
+		raw_spin_unlock_irqrestore(&d->dma_lock, flags);
+		return false;
 	}
 	if (r->dma[r->cur] == DMA_MAPPING_ERROR && !r->write)
 		demo_irqdev_bounce_copy(d, r->sg, false);
@@ -473,15 +520,29 @@ static void demo_irqdev_dma_irq(struct demo_irqdev *d)
 	if (++r->cur < r->async.nents) {
 		r->sg = sg_next(r->sg);
 		demo_irqdev_dma_start(d);
-		r = NULL;
 	} else {
 		d->stats.dma_irq_completions++;
 		d->stats.dma_bounced += r->bounced;
+		list_add_tail(&r->node, &d->dma_done);
 		demo_irqdev_dma_next(d);
+		finished = true;
 	}
-	spin_unlock(&d->dma_lock);
-	if (r)
+	raw_spin_unlock_irqrestore(&d->dma_lock, flags);
+	return finished;
+}
+
+/* Complete what the device finished, for the IRQ thread and remove(). */
+static void demo_irqdev_dma_reap(struct demo_irqdev *d)
+{
+	struct demo_irqdev_req *r;
+	unsigned long flags;
+
+	while ((r = demo_irqdev_dma_take(d, &d->dma_done))) {
+		raw_spin_lock_irqsave(&d->dma_lock, flags);
+		d->stats.dma_thread_completions++;
+		raw_spin_unlock_irqrestore(&d->dma_lock, flags);
 		demo_irqdev_dma_finish(r, r->done);
+	}
 }
 
 /*
@@ -497,17 +558,18 @@ static int demo_irqdev_dma_cancel(struct kiocb *iocb)
 	unsigned long flags;
 	int ret = -EAGAIN;
 
-	spin_lock_irqsave(&d->dma_lock, flags);
+	raw_spin_lock_irqsave(&d->dma_lock, flags);
 	list_for_each_entry(r, &d->dma_queue, node) {
 		if (r->iocb != iocb)
 			continue;
 		list_move_tail(&r->node, &d->dma_cancelled);
 		d->stats.dma_cancelled++;
-		schedule_work(&d->cancel_work);
 		ret = 0;
 		break;
 	}
-	spin_unlock_irqrestore(&d->dma_lock, flags);
+	raw_spin_unlock_irqrestore(&d->dma_lock, flags);
+	if (!ret)
+		schedule_work(&d->cancel_work);
 	return ret;
 }
 
@@ -515,18 +577,9 @@ static void demo_irqdev_cancel_work(struct work_struct *work)
 {
 	struct demo_irqdev *d = container_of(work, struct demo_irqdev, cancel_work);
 	struct demo_irqdev_req *r;
-	unsigned long flags;
 
-	for (;;) {
-		spin_lock_irqsave(&d->dma_lock, flags);
-		r = list_first_entry_or_null(&d->dma_cancelled, struct demo_irqdev_req, node);
-		if (r)
-			list_del_init(&r->node);
-		spin_unlock_irqrestore(&d->dma_lock, flags);
-		if (!r)
-			break;
+	while ((r = demo_irqdev_dma_take(d, &d->dma_cancelled)))
 		demo_irqdev_dma_finish(r, -ECANCELED);
-	}
 }
 
 /*
@@ -540,7 +593,7 @@ static int demo_irqdev_dma_queue(struct demo_irqdev *d, struct demo_irqdev_req *
 	unsigned long flags;
 	int ret = 0;
 
-	spin_lock_irqsave(&d->dma_lock, flags);
+	raw_spin_lock_irqsave(&d->dma_lock, flags);
 	if (d->dma_stopping) {
 		ret = -ENODEV;
 	} else if (!may_block && d->dma_depth) {
@@ -558,7 +611,7 @@ static int demo_irqdev_dma_queue(struct demo_irqdev *d, struct demo_irqdev_req *
 		if (!d->dma_cur)
 			demo_irqdev_dma_next(d);
 	}
-	spin_unlock_irqrestore(&d->dma_lock, flags);
+	raw_spin_unlock_irqrestore(&d->dma_lock, flags);
 	return ret;
 }
 
@@ -567,7 +620,7 @@ static int demo_irqdev_dma_hold(struct demo_irqdev *d, struct file *file, bool h
 {
 	int ret = 0;
 
-	spin_lock_irq(&d->dma_lock);
+	raw_spin_lock_irq(&d->dma_lock);
 	if (hold && d->dma_hold && d->dma_hold != file) {
 		ret = -EBUSY;
 	} else if (hold) {
@@ -577,7 +630,7 @@ static int demo_irqdev_dma_hold(struct demo_irqdev *d, struct file *file, bool h
 		if (!d->dma_cur && !d->dma_stopping)
 			demo_irqdev_dma_next(d);
 	}
-	spin_unlock_irq(&d->dma_lock);
+	raw_spin_unlock_irq(&d->dma_lock);
 	return ret;
 }
 
@@ -604,9 +657,9 @@ static ssize_t demo_irqdev_rw(struct aio_compat_req *req)
 		return 0;
 	/* Not worth pinning what would be refused (checked again when queueing). */
 	if (!may_block && READ_ONCE(d->dma_depth)) {
-		spin_lock_irq(&d->dma_lock);
+		raw_spin_lock_irq(&d->dma_lock);
 		d->stats.dma_eagain++;
-		spin_unlock_irq(&d->dma_lock);
+		raw_spin_unlock_irq(&d->dma_lock);
 		return -EAGAIN;
 	}
 
@@ -646,35 +699,38 @@ out_free:
 AIO_COMPAT_DEFINE_METHODS(demo_irqdev, demo_irqdev_rw);
 
 /*
- * remove(): fail what waits, give the transfer on the wire its interrupt,
- * then make sure no cancelled request is left to complete.
+ * remove(): fail what waits, give the transfer on the wire its interrupt
+ * and the IRQ thread its completion, then make sure no cancelled request
+ * is left to complete.
  */
 static void demo_irqdev_dma_stop(struct demo_irqdev *d)
 {
 	struct demo_irqdev_req *r, *tmp;
 	LIST_HEAD(failed);
 
-	spin_lock_irq(&d->dma_lock);
+	raw_spin_lock_irq(&d->dma_lock);
 	WRITE_ONCE(d->dma_stopping, true);
 	list_splice_init(&d->dma_queue, &failed);
-	spin_unlock_irq(&d->dma_lock);
+	raw_spin_unlock_irq(&d->dma_lock);
 	list_for_each_entry_safe(r, tmp, &failed, node) {
-		spin_lock_irq(&d->dma_lock);
+		raw_spin_lock_irq(&d->dma_lock);
 		d->stats.dma_failed++;
-		spin_unlock_irq(&d->dma_lock);
+		raw_spin_unlock_irq(&d->dma_lock);
 		demo_irqdev_dma_finish(r, -ENODEV);
 	}
-	if (!wait_event_timeout(d->dma_idle, !READ_ONCE(d->dma_cur),
+	if (!wait_event_timeout(d->dma_idle, demo_irqdev_dma_idle(d),
 				msecs_to_jiffies(DEMO_IRQDEV_DMA_DRAIN_MS))) {
 		/* A lost interrupt: the transfer is long over (100 ms). */
-		spin_lock_irq(&d->dma_lock);
+		raw_spin_lock_irq(&d->dma_lock);
 		r = d->dma_cur;
 		d->dma_cur = NULL;
 		if (r)
 			d->stats.dma_failed++;
-		spin_unlock_irq(&d->dma_lock);
+		raw_spin_unlock_irq(&d->dma_lock);
 		if (r)
 			demo_irqdev_dma_finish(r, -EIO);
+		/* And what the thread did not get to. */
+		demo_irqdev_dma_reap(d);
 	}
 	flush_work(&d->cancel_work);
 }
@@ -683,42 +739,54 @@ static void demo_irqdev_dma_stop(struct demo_irqdev *d)
 static void demo_irqdev_check_nested_nmi(struct demo_irqdev *d, struct pt_regs *before)
 {
 	struct pt_regs *after;
+	unsigned long flags;
 
 	if (demo_irqdev_self_nmi())
 		return;
 	after = irq_compat_regs();
-	spin_lock(&d->stats_lock);
+	raw_spin_lock_irqsave(&d->stats_lock, flags);
 	if (after == before)
 		d->stats.nested_nmi_ok++;
 	else
 		d->stats.nested_nmi_bad++;
-	spin_unlock(&d->stats_lock);
+	raw_spin_unlock_irqrestore(&d->stats_lock, flags);
 }
 
+/*
+ * Requested with IRQ_COMPAT_NO_THREAD (unless no_thread=N), so it runs in
+ * hard-IRQ context on every kernel, PREEMPT_RT included: raw locks only, no
+ * allocation, nothing that sleeps there; completing requests is the
+ * thread's. The locks are taken with _irqsave: with no_thread=N on
+ * PREEMPT_RT this runs in a thread with interrupts enabled.
+ */
 static IRQ_COMPAT_HANDLER(demo_irqdev_isr, irq, dev_id)
 {
 	struct demo_irqdev *d = dev_id;
 	struct pt_regs *regs = irq_compat_regs();
+	bool finished = false;
+	unsigned long flags;
 	u32 status;
 
 	status = demo_irqdev_read(d, EDU_REG_IRQ_STATUS);
 	if (!status) {
 		/* Not ours: a shared INTx line, or a spurious interrupt. */
-		spin_lock(&d->stats_lock);
+		raw_spin_lock_irqsave(&d->stats_lock, flags);
 		d->stats.irq_none++;
-		spin_unlock(&d->stats_lock);
+		raw_spin_unlock_irqrestore(&d->stats_lock, flags);
 		return IRQ_NONE;
 	}
 	/* Acknowledge exactly what we saw: a cause raised since stays pending. */
 	demo_irqdev_write(d, EDU_REG_IRQ_ACK, status);
 	if (status & EDU_IRQ_DMA)
-		demo_irqdev_dma_irq(d);
+		finished = demo_irqdev_dma_irq(d);
 
 	if (READ_ONCE(d->nested_nmi) && (status & EDU_IRQ_SOFT))
 		demo_irqdev_check_nested_nmi(d, regs);
 
-	spin_lock(&d->stats_lock);
+	raw_spin_lock_irqsave(&d->stats_lock, flags);
 	d->stats.irq_handled++;
+	if (!hardirq_count())
+		d->stats.irq_in_thread++;
 	if (status & EDU_IRQ_FACT)
 		d->stats.fact_irqs++;
 	if (status & EDU_IRQ_SOFT)
@@ -732,12 +800,23 @@ static IRQ_COMPAT_HANDLER(demo_irqdev_isr, irq, dev_id)
 			d->stats.regs_kernel++;
 		d->stats.last_ip = instruction_pointer(regs);
 	}
-	spin_unlock(&d->stats_lock);
+	raw_spin_unlock_irqrestore(&d->stats_lock, flags);
 
+	/* complete() is raw-locked: fine here on PREEMPT_RT too. */
 	if (status & EDU_IRQ_FACT)
 		complete(&d->fact_done);
 	if (status & EDU_IRQ_SOFT)
 		complete(&d->soft_done);
+	return finished ? IRQ_WAKE_THREAD : IRQ_HANDLED;
+}
+
+/* The IRQ thread: complete the requests the device finished, wake remove(). */
+static irqreturn_t demo_irqdev_thread(int irq, void *dev_id)
+{
+	struct demo_irqdev *d = dev_id;
+
+	demo_irqdev_dma_reap(d);
+	wake_up(&d->dma_idle);
 	return IRQ_HANDLED;
 }
 
@@ -888,11 +967,11 @@ static void demo_irqdev_get_stats(struct demo_irqdev *d, const struct file *file
 	unsigned long flags;
 
 	/* The data path's counters are dma_lock's; nothing takes them the other way. */
-	spin_lock_irqsave(&d->stats_lock, flags);
-	spin_lock(&d->dma_lock);
+	raw_spin_lock_irqsave(&d->stats_lock, flags);
+	raw_spin_lock(&d->dma_lock);
 	*s = d->stats;
-	spin_unlock(&d->dma_lock);
-	spin_unlock_irqrestore(&d->stats_lock, flags);
+	raw_spin_unlock(&d->dma_lock);
+	raw_spin_unlock_irqrestore(&d->stats_lock, flags);
 	s->nmi_handled = atomic64_read(&demo_irqdev_nmi_handled);
 	s->nmi_regs_null = atomic64_read(&demo_irqdev_nmi_regs_null);
 	snprintf(s->last_ip_sym, sizeof(s->last_ip_sym), "%pS", (void *)(unsigned long)s->last_ip);
@@ -1088,11 +1167,12 @@ static int demo_irqdev_probe(struct pci_dev *pdev, const struct pci_device_id *i
 		return -ENOMEM;
 	kref_init(&d->ref);
 	mutex_init(&d->op_lock);
-	spin_lock_init(&d->stats_lock);
+	raw_spin_lock_init(&d->stats_lock);
 	init_completion(&d->soft_done);
 	init_completion(&d->fact_done);
-	spin_lock_init(&d->dma_lock);
+	raw_spin_lock_init(&d->dma_lock);
 	INIT_LIST_HEAD(&d->dma_queue);
+	INIT_LIST_HEAD(&d->dma_done);
 	INIT_LIST_HEAD(&d->dma_cancelled);
 	INIT_WORK(&d->cancel_work, demo_irqdev_cancel_work);
 	init_waitqueue_head(&d->dma_idle);
@@ -1148,7 +1228,10 @@ static int demo_irqdev_probe(struct pci_dev *pdev, const struct pci_device_id *i
 		return ret;
 	snprintf(d->name, sizeof(d->name), DEMO_IRQDEV_NAME "%d", d->id);
 
-	ret = devm_request_irq(dev, d->irq, demo_irqdev_isr, IRQF_SHARED, d->name, d);
+	d->stats.irq_no_thread = no_thread && IRQ_COMPAT_NO_THREAD;
+	ret = devm_request_threaded_irq(dev, d->irq, demo_irqdev_isr, demo_irqdev_thread,
+					IRQF_SHARED | (no_thread ? IRQ_COMPAT_NO_THREAD : 0),
+					d->name, d);
 	if (ret)
 		return ret;
 

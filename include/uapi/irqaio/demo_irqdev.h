@@ -98,6 +98,14 @@ struct demo_irqdev_stats {
 	/* AIO_COMPAT_PIN_KIND: 1 pin_user_pages_fast(), 2 iov_iter_extract_pages() */
 	__u32 dma_pin_kind;
 	__u32 dma_can_cancel;	/* 1: io_cancel() reaches the driver */
+	/*
+	 * 1: the handler was requested with IRQ_COMPAT_NO_THREAD (module
+	 * parameter no_thread, and a kernel that has the flag), so forced
+	 * interrupt threading leaves it in hard-IRQ context.
+	 */
+	__u32 irq_no_thread;
+	__u64 irq_in_thread;	/* handler calls that found a cause outside hard-IRQ context */
+	__u64 dma_thread_completions;	/* requests the IRQ thread completed */
 };
 
 /*
