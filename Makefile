@@ -70,6 +70,7 @@ harness-timings:
 #   make install-headers DESTDIR=D  compat/ (headers, conftest.sh, probes) + guide
 #   make convert SRC=dir/ [MODE=compat|native] [KDIR=tree]  Coccinelle conversion (docs/convert.md)
 #   make dkms-check [KERNELS=...]   dkms build of dkms.conf against each matrix kernel
+#   make deb                        Debian packages into build/deb (docs/packaging.md)
 PREFIX ?= /usr/local
 
 lint:
@@ -85,4 +86,7 @@ convert:
 dkms-check:
 	$(CURDIR)/scripts/dkms-check $(KERNELS)
 
-.PHONY: lint install-headers convert dkms-check
+deb:
+	$(CURDIR)/scripts/make-deb
+
+.PHONY: lint install-headers convert dkms-check deb
