@@ -6,9 +6,9 @@
   matrix.py default           the kernel a command means when none is named
   matrix.py get NAME KEY      one value (a list prints one item a line)
   matrix.py facts NAME        the guest's expectations, key=value lines
-  matrix.py distinct NAME...  one kernel per distinct set of facts (the last
-                              given): the kernels that differ in what the
-                              guest tests expect
+  matrix.py distinct NAME...  one kernel per distinct set of API facts (the
+                              last given): the kernels that differ in the
+                              API shapes the guest tests expect
   matrix.py builds NAME...    the rows among NAME that are their own kernel
                               (a boot variant's build is its base's)
   matrix.py check             validate the table (make lint runs it)
@@ -53,6 +53,9 @@ FACTS = {
     # handler not requested with IRQF_NO_THREAD into a thread.
     "irq_threads": ("none", "threadirqs", "rt"),
 }
+# Facts about how a kernel runs code, not about the API shapes code is
+# compiled against: distinct() ignores them.
+RUNTIME_FACTS = ("irq_threads",)
 
 
 class MatrixError(Exception):
@@ -147,10 +150,11 @@ def builds(kernels):
 
 
 def distinct(kernels):
-    """One kernel for each distinct set of expectations, the last given."""
+    """One kernel for each distinct set of API facts, the last given."""
     chosen = {}
     for k in kernels:
-        key = tuple(sorted(row(k)["expect"].items()))
+        key = tuple(sorted((f, v) for f, v in row(k)["expect"].items()
+                           if f not in RUNTIME_FACTS))
         chosen.pop(key, None)
         chosen[key] = k
     return [k for k in kernels if k in chosen.values()]

@@ -982,6 +982,9 @@ static int roundtrip_all_paths(void)
 	KTAP_EXPECT(DELTA(a, b, dma_thread_completions) == DELTA(a, b, dma_irq_completions),
 		    "the IRQ thread completed %+lld of %+lld requests",
 		    DELTA(a, b, dma_thread_completions), DELTA(a, b, dma_irq_completions));
+	KTAP_EXPECT(DELTA(a, b, thread_calls) > 0 && DELTA(a, b, thread_regs_set) == 0,
+		    "irq_compat_regs() in the IRQ thread: not NULL in %lld of %lld runs",
+		    DELTA(a, b, thread_regs_set), DELTA(a, b, thread_calls));
 	KTAP_EXPECT(DELTA(a, b, dma_failed) == 0 && DELTA(a, b, dma_cancelled) == 0,
 		    "failed %+lld cancelled %+lld", DELTA(a, b, dma_failed), DELTA(a, b, dma_cancelled));
 	KTAP_EXPECT(b.dma_held == 0, "dma_held %llu", (unsigned long long)b.dma_held);

@@ -25,13 +25,21 @@ static int watch_irq = -1;
 module_param(watch_irq, int, 0444);
 MODULE_PARM_DESC(watch_irq, "Shared interrupt line to watch (default: none)");
 
-static atomic_long_t irqaio_example_user, irqaio_example_kernel;
+static atomic_long_t irqaio_example_user, irqaio_example_kernel, irqaio_example_threaded;
 
+/*
+ * Requested without IRQ_COMPAT_NO_THREAD: a line's handlers must agree on
+ * IRQF_ONESHOT, which forced threading (threadirqs, PREEMPT_RT) adds to the
+ * handlers it threads, so a guest on someone else's line cannot opt out.
+ * There it runs in a thread and irq_compat_regs() is NULL.
+ */
 static IRQ_COMPAT_HANDLER(irqaio_example_isr, irq, dev_id)
 {
 	struct pt_regs *regs = irq_compat_regs();
 
-	if (regs && user_mode(regs))
+	if (!regs)
+		atomic_long_inc(&irqaio_example_threaded);
+	else if (user_mode(regs))
 		atomic_long_inc(&irqaio_example_user);
 	else
 		atomic_long_inc(&irqaio_example_kernel);
@@ -120,9 +128,10 @@ static void __exit irqaio_example_exit(void)
 	if (watch_irq >= 0)
 		free_irq(watch_irq, &irqaio_example_user);
 	misc_deregister(&irqaio_example_misc);
-	pr_info("interrupted user mode %ld times, kernel mode %ld times\n",
+	pr_info("interrupted user mode %ld times, kernel mode %ld times; %ld calls in a thread\n",
 		atomic_long_read(&irqaio_example_user),
-		atomic_long_read(&irqaio_example_kernel));
+		atomic_long_read(&irqaio_example_kernel),
+		atomic_long_read(&irqaio_example_threaded));
 }
 
 module_init(irqaio_example_init);

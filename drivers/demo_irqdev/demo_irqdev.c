@@ -810,11 +810,21 @@ static IRQ_COMPAT_HANDLER(demo_irqdev_isr, irq, dev_id)
 	return finished ? IRQ_WAKE_THREAD : IRQ_HANDLED;
 }
 
-/* The IRQ thread: complete the requests the device finished, wake remove(). */
+/*
+ * The IRQ thread: complete the requests the device finished, wake remove().
+ * It interrupted nothing: irq_compat_regs() is NULL here, never a pointer
+ * to some other context's registers (counted, for the tests).
+ */
 static irqreturn_t demo_irqdev_thread(int irq, void *dev_id)
 {
 	struct demo_irqdev *d = dev_id;
+	bool regs = irq_compat_regs();
+	unsigned long flags;
 
+	raw_spin_lock_irqsave(&d->stats_lock, flags);
+	d->stats.thread_calls++;
+	d->stats.thread_regs_set += regs;
+	raw_spin_unlock_irqrestore(&d->stats_lock, flags);
 	demo_irqdev_dma_reap(d);
 	wake_up(&d->dma_idle);
 	return IRQ_HANDLED;

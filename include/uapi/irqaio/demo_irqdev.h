@@ -106,6 +106,8 @@ struct demo_irqdev_stats {
 	__u32 irq_no_thread;
 	__u64 irq_in_thread;	/* handler calls that found a cause outside hard-IRQ context */
 	__u64 dma_thread_completions;	/* requests the IRQ thread completed */
+	__u64 thread_calls;	/* runs of the IRQ thread (the thread_fn) */
+	__u64 thread_regs_set;	/* ... where irq_compat_regs() was not NULL (never) */
 };
 
 /*
