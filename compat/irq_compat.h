@@ -176,7 +176,8 @@ struct pt_regs *irq_compat_regs_outside_handler(void);
  *  - raw_spinlock_t for every lock it takes, never spinlock_t;
  *  - no allocation or freeing, no wake_up() of a wait_queue_head_t, no call
  *    that takes a spinlock_t inside (completing a kiocb, most DMA unmapping);
- *    complete() is fine (raw since Linux 5.7);
+ *    complete() is fine (raw-locked since Linux 5.7, "completion: Use
+ *    simple wait queues");
  *  - the rest goes to a thread: request_threaded_irq() with this flag and a
  *    thread_fn, the handler returning IRQ_WAKE_THREAD.
  *
