@@ -22,6 +22,16 @@
  *                                          64 B, 1, 16, 1024 pages
  *   insn_bench irq /dev/demo_irqdevN       DEMO_IRQDEV_IOC_FIRE and _FIRE_NMI
  *                                          of 0, 1 and 16 interrupts
+ *   insn_bench async IMPL=/dev/PATH...     requests finished later (the
+ *                                          bench_async devices): io_submit
+ *                                          of one PREADV/PWRITEV of 1, 16,
+ *                                          64 segments of 4 KiB (shape
+ *                                          "submit") and the
+ *                                          BENCH_ASYNC_IOC_COMPLETE ioctl
+ *                                          that completes it ("complete"),
+ *                                          each its own case; io_getevents,
+ *                                          outside the windows, checks the
+ *                                          result is every byte
  *
  * IMPL names the column (shim, native, legacy, ...): a new implementation
  * is one more argument, and the report gains a column.
@@ -42,6 +52,7 @@
 #include <unistd.h>
 #include <irqaio/demo_irqdev.h>
 #include "insn_window.h"
+#include "native_chardev/bench_async.h"
 
 #define REPS		15
 #define WARMUP		3
@@ -244,6 +255,91 @@ static void suite_uring(int argc, char **argv)
 	io_uring_queue_exit(&ring);
 }
 
+/*
+ * One request of the async suite in its three steps, only @measured of
+ * them (0 io_submit, 1 the COMPLETE ioctl) between the markers: a case
+ * counts one step, so submission and completion are two cases. Each step
+ * is checked before the next (io_getevents() would wait forever for a
+ * request that was not queued or not completed).
+ */
+static void run_async_case(const char *impl, int fd, int write, int measured,
+			   int segs)
+{
+	static const char *const steps[] = { "submit", "complete" };
+	long want = (long)segs * MAX_SEG_LEN, got;
+	struct iocb cb = {
+		.aio_fildes = fd,
+		.aio_lio_opcode = write ? IOCB_CMD_PWRITEV : IOCB_CMD_PREADV,
+		.aio_buf = (unsigned long)iov,
+		.aio_nbytes = segs,
+	};
+	struct iocb *cbs[1] = { &cb };
+	struct io_event ev;
+	const char *what;
+	int r, mark;
+
+	set_segments(segs, MAX_SEG_LEN);
+	printf("ICASE,async,%s,%s,%s,%d,%d,%d\n", impl, write ? "write" : "read",
+	       steps[measured], segs, MAX_SEG_LEN, REPS);
+	fflush(stdout);
+	insn_window_case();
+	for (r = 0; r < WARMUP + REPS; r++) {
+		mark = r >= WARMUP;
+		if (mark && measured == 0)
+			insn_window_begin();
+		got = syscall(SYS_io_submit, ctx, 1, cbs);
+		if (mark && measured == 0)
+			insn_window_end();
+		what = "io_submit";
+		if (got != 1)
+			goto bad;
+		if (mark && measured == 1)
+			insn_window_begin();
+		got = ioctl(fd, BENCH_ASYNC_IOC_COMPLETE);
+		if (mark && measured == 1)
+			insn_window_end();
+		what = "BENCH_ASYNC_IOC_COMPLETE";
+		if (got != 1)
+			goto bad;
+		what = "io_getevents";
+		if (syscall(SYS_io_getevents, ctx, 1, 1, &ev, NULL) != 1) {
+			got = -1;
+			goto bad;
+		}
+		what = "res";
+		got = ev.res;
+		if (got != want) {
+			if (got < 0)
+				errno = -got;
+			goto bad;
+		}
+	}
+	return;
+bad:
+	fprintf(stderr, "insn_bench: async %s %s %s %d x %d: %s gave %ld (%s)\n", impl,
+		write ? "write" : "read", steps[measured], segs, MAX_SEG_LEN, what, got,
+		strerror(errno));
+	exit(1);
+}
+
+static void suite_async(int argc, char **argv)
+{
+	static const int segs[] = { 1, 16, 64 };
+	char impl[32];
+	int a, w, s, m, fd;
+
+	if (syscall(SYS_io_setup, 8, &ctx))
+		fail("io_setup");
+	for (a = 0; a < argc; a++) {
+		fd = open_impl(argv[a], impl, sizeof(impl));
+		for (w = 0; w < 2; w++)
+			for (s = 0; s < 3; s++)
+				for (m = 0; m < 2; m++)
+					run_async_case(impl, fd, w, m, segs[s]);
+		close(fd);
+	}
+}
+
 /* seg_len carries the number of interrupts, write selects NMIs: done. */
 static long req_fire(int fd, int nmi, int segs, size_t count)
 {
@@ -278,7 +374,7 @@ int main(int argc, char **argv)
 	cpu_set_t cpus;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: insn_bench chardev|aio|uring|irq ARGS...\n");
+		fprintf(stderr, "usage: insn_bench chardev|aio|uring|irq|async ARGS...\n");
 		return 2;
 	}
 	/* One vCPU: the plugin counts per vCPU, and so do the windows. */
@@ -302,6 +398,8 @@ int main(int argc, char **argv)
 		suite_uring(argc - 2, argv + 2);
 	else if (!strcmp(argv[1], "irq"))
 		suite_irq(argc - 2, argv + 2);
+	else if (!strcmp(argv[1], "async"))
+		suite_async(argc - 2, argv + 2);
 	else
 		return 2;
 	printf("ICASE-END\n");
