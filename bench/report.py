@@ -397,14 +397,17 @@ def shim_vs_native(k, r, configs, out, suite="chardev"):
 
 
 IMPL_GOAL = {"copy": "shim (copy API)", "segwalk": "shim (segment walk)",
-             "demo": "demo_chardev (copy API + its features)"}
+             "demo": "demo_chardev (copy API + its features)",
+             "shim": "shim (asynchronous API)"}
+SUITE_GOAL = {"chardev": "", "uring": ", io_uring fixed buffers",
+              "async": ", io_submit submission and COMPLETE ioctl"}
 
 
 def shim_goal_rows(k, checks, out, suite="chardev"):
     by_impl = collections.defaultdict(list)
     for c in checks:
         by_impl[c[0]].append(c)
-    where = "" if suite == "chardev" else ", io_uring fixed buffers"
+    where = SUITE_GOAL[suite]
     for i, cs in by_impl.items():
         name = IMPL_GOAL.get(i, i) + where
         one = [c for c in cs if c[3] == 1]
@@ -421,6 +424,57 @@ def shim_goal_rows(k, checks, out, suite="chardev"):
                        f"from 16 segments (instructions) | {k} | worst {worst[5]:.3f} "
                        f"({worst[1]} {worst[2].upper()} {worst[3]} x {worst[4]}: "
                        f"{worst[6]:+.0f} instructions) | {verdict(worst[5] <= GOAL_SHIM_EQUAL)} |")
+
+
+ASYNC_TEXT = """\
+Implementations, both loaded in the same boot and given the same requests: \
+a software device that pins an asynchronous request's memory into a \
+scatterlist (as for dma_map_sg()), queues it and returns -EIOCBQUEUED; its \
+BENCH_ASYNC_IOC_COMPLETE ioctl completes everything queued. No data moves.
+
+- `native`: `bench/native_chardev/bench_async_chardev.c`: read_iter/write_iter \
+written with the tree's own calls, picked by the shim's probes \
+(irqaio_features.h): pin_user_pages_fast() per user segment (5.6-6.2) or \
+iov_iter_extract_pages() (6.3+), set_page_dirty_lock() on a read's pages, \
+then unpin_user_pages() and ->ki_complete() with the tree's arity
+- `shim`: `bench/native_chardev/bench_shimasync_chardev.c`: the same driver \
+through the shim (one handler, AIO_COMPAT_DEFINE_METHODS()): \
+aio_compat_async_init(), aio_compat_pin(), aio_compat_queued(), then \
+aio_compat_complete()
+
+One io_submit() of one IOCB_CMD_PREADV/PWRITEV of N segments of 4 KiB \
+(submit: the io_submit() system call, its VFS and aio set-up, the driver's \
+pinning and queueing), then the COMPLETE ioctl that completes it (complete: \
+unpinning, the kiocb's completion into the aio ring, the iocb's release); \
+io_getevents(), outside both windows, checks every request ends with all \
+its bytes. Each step is a case of its own. Counted: guest instructions per \
+step on the benchmark's vCPU (fewest of 15), and the ratio to native:
+"""
+
+
+def async_table(k, r, configs, out):
+    """The shim's asynchronous path against the native driver."""
+    if not any(key[0] == "async" and key[1] == "native" for key in r):
+        return []
+    out.append(f"### Asynchronous submission and completion: shim vs native: {k}\n")
+    out.append(kernel_line(k, configs) + " " + ASYNC_TEXT)
+    out.append("| op | step | segments x bytes | native | shim | shim / native | "
+               "shim - native |")
+    out.append("|---|---|---|---|---|---|---|")
+    keys = sorted({key[2:] for key in r if key[0] == "async"},
+                  key=lambda t: (t[0], t[1] != "submit", t[2], t[3]))
+    checks = []
+    for op, step, segs, seglen in keys:
+        nat = med(r, ("async", "native", op, step, segs, seglen))
+        shim = med(r, ("async", "shim", op, step, segs, seglen))
+        q = ratio(shim, nat)
+        d = None if q is None else shim - nat
+        out.append(f"| {op} | {step} | {segs} x {seglen} | {fmt(nat, 0)} | {fmt(shim, 0)} | "
+                   f"{fmt(q, 3)} | {'-' if d is None else f'{d:+.0f}'} |")
+        if q is not None:
+            checks.append(("shim", op, step, segs, seglen, q, d))
+    out.append("")
+    return checks
 
 
 def per_event(r, shape):
@@ -567,6 +621,7 @@ def insn_sections(insn, configs, loads):
             continue
         for suite in ("chardev", "uring"):
             shim_goal_rows(k, shim_vs_native(k, insn[k], configs, out, suite), rows, suite)
+        shim_goal_rows(k, async_table(k, insn[k], configs, out), rows, "async")
     for what, s16, p16, d in nmi_irq(insn, configs, out):
         rows.append(f"| {what} path, patched vs stock (no debug; measured, no target) | "
                     f"stock/patched-nodebug-6.1 | {s16:.1f} -> {p16:.1f} instructions, "
