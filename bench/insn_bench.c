@@ -49,6 +49,7 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
+#include <time.h>
 #include <unistd.h>
 #include <irqaio/demo_irqdev.h>
 #include "insn_window.h"
@@ -274,6 +275,8 @@ static void run_async_case(const char *impl, int fd, int write, int measured,
 		.aio_nbytes = segs,
 	};
 	struct iocb *cbs[1] = { &cb };
+	/* A request the driver lost fails the run instead of hanging it. */
+	struct timespec wait = { .tv_sec = 10 };
 	struct io_event ev;
 	const char *what;
 	int r, mark;
@@ -302,8 +305,10 @@ static void run_async_case(const char *impl, int fd, int write, int measured,
 		if (got != 1)
 			goto bad;
 		what = "io_getevents";
-		if (syscall(SYS_io_getevents, ctx, 1, 1, &ev, NULL) != 1) {
-			got = -1;
+		got = syscall(SYS_io_getevents, ctx, 1, 1, &ev, &wait);
+		if (got != 1) {
+			if (!got)
+				errno = ETIMEDOUT;
 			goto bad;
 		}
 		what = "res";
