@@ -2232,6 +2232,73 @@ static int rebind(const char *bdf)
 	return -1;
 }
 
+/* Whether /proc/modules lists @name. */
+static bool module_loaded(const char *name)
+{
+	char line[256];
+	size_t len = strlen(name);
+	bool found = false;
+	FILE *f = fopen("/proc/modules", "r");
+
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f))
+		found = !strncmp(line, name, len) && line[len] == ' ';
+	fclose(f);
+	return found;
+}
+
+/*
+ * rmmod with requests in flight: the open file and the requests it carries
+ * hold the module, so rmmod is refused at once (the kernel's "in use"),
+ * nothing is failed or lost, and the requests complete normally after.
+ */
+static int rmmod_in_flight(void)
+{
+	struct timespec ts = { .tv_sec = EVENT_WAIT_S };
+	struct demo_irqdev_stats a, b;
+	struct iocb cb[4], *cbs[4];
+	struct io_event ev[4];
+	io_context_t ctx = 0;
+	unsigned char *bufs;
+	int fd, k, r, st, got = 0;
+	double t0, dt;
+
+	fd = dma_begin(0, &a);
+	KTAP_EXPECT(fd >= 0, "device");
+	bufs = arena(10);
+	KTAP_EXPECT(bufs, "mmap");
+	KTAP_EXPECT(io_setup(4, &ctx) == 0, "io_setup");
+	prep_reads(cb, cbs, 4, fd, bufs, false);
+	KTAP_EXPECT(dma_hold(fd, 1) == 0, "DMA_HOLD: %s", strerror(errno));
+	r = io_submit(ctx, 4, cbs);
+	KTAP_EXPECT(r == 4, "io_submit: %d", r);
+	t0 = now_s();
+	st = system("rmmod demo_irqdev 2>/dev/null");
+	dt = now_s() - t0;
+	KTAP_EXPECT(dma_hold(fd, 0) == 0, "DMA_HOLD 0: %s", strerror(errno));
+	KTAP_EXPECT(WIFEXITED(st) && WEXITSTATUS(st) != 0 && module_loaded("demo_irqdev"),
+		    "rmmod with 4 requests in flight succeeded (status %#x)", st);
+	ktap_diag("rmmod with 4 requests in flight refused in %.3f s", dt);
+	KTAP_EXPECT(dt < 5, "rmmod took %.1f s to be refused", dt);
+	while (got < 4) {
+		r = io_getevents(ctx, 1, 4 - got, ev, &ts);
+		KTAP_EXPECT(r > 0, "%d of 4 events within %d s", got, EVENT_WAIT_S);
+		for (k = 0; k < r; k++)
+			KTAP_EXPECT((long)ev[k].res == 300, "res %ld, want 300", (long)ev[k].res);
+		got += r;
+	}
+	KTAP_EXPECT(wait_idle(fd, &b, EVENT_WAIT_S) == 0, "not idle: dma_held %llu",
+		    (unsigned long long)b.dma_held);
+	KTAP_EXPECT(DELTA(a, b, dma_queued) == 4 && DELTA(a, b, dma_failed) == 0 &&
+		    DELTA(a, b, dma_irq_completions) == 4,
+		    "queued %+lld failed %+lld completions %+lld, want 4 0 4",
+		    DELTA(a, b, dma_queued), DELTA(a, b, dma_failed), DELTA(a, b, dma_irq_completions));
+	io_destroy(ctx);
+	close(fd);
+	return KTAP_PASS;
+}
+
 static int unbind_in_flight(void)
 {
 	struct demo_irqdev_stats s;
@@ -2327,6 +2394,7 @@ int main(void)
 		KTAP_TEST(pins_released, 60),
 		KTAP_TEST(teardown_in_flight, 120),
 		KTAP_TEST(unbind_in_flight, 120),
+		KTAP_TEST(rmmod_in_flight, 60),
 	};
 	double t0 = now_s();
 	int r;
