@@ -87,14 +87,20 @@ static long req_iovec(int fd, int write, int segs, size_t seg_len)
 	return write ? pwritev(fd, iov, segs, 0) : preadv(fd, iov, segs, 0);
 }
 
-static long req_aio(int fd, int write, int segs, size_t seg_len)
+/* One IOCB_CMD_PREADV/PWRITEV over the first @segs entries of iov[]. */
+static struct iocb vec_iocb(int fd, int write, int segs)
 {
-	struct iocb cb = {
+	return (struct iocb){
 		.aio_fildes = fd,
 		.aio_lio_opcode = write ? IOCB_CMD_PWRITEV : IOCB_CMD_PREADV,
 		.aio_buf = (unsigned long)iov,
 		.aio_nbytes = segs,
 	};
+}
+
+static long req_aio(int fd, int write, int segs, size_t seg_len)
+{
+	struct iocb cb = vec_iocb(fd, write, segs);
 	struct iocb *cbs[1] = { &cb };
 	struct io_event ev;
 
@@ -268,12 +274,7 @@ static void run_async_case(const char *impl, int fd, int write, int measured,
 {
 	static const char *const steps[] = { "submit", "complete" };
 	long want = (long)segs * MAX_SEG_LEN, got;
-	struct iocb cb = {
-		.aio_fildes = fd,
-		.aio_lio_opcode = write ? IOCB_CMD_PWRITEV : IOCB_CMD_PREADV,
-		.aio_buf = (unsigned long)iov,
-		.aio_nbytes = segs,
-	};
+	struct iocb cb = vec_iocb(fd, write, segs);
 	struct iocb *cbs[1] = { &cb };
 	/* A request the driver lost fails the run instead of hanging it. */
 	struct timespec wait = { .tv_sec = 10 };
