@@ -36,9 +36,6 @@
 
 #define MAX_SEGS	1025
 
-static struct demo_chardev_stats stats_before;
-static int stats_fd = -1;
-
 static int dev_open(int flags)
 {
 	return open(DEMO_CHARDEV_PATH, O_RDWR | flags);
@@ -53,47 +50,18 @@ static size_t dev_size(int fd)
 	return size;
 }
 
-static int get_stats(struct demo_chardev_stats *st)
-{
-	if (stats_fd < 0)
-		stats_fd = dev_open(0);
-	return ioctl(stats_fd, DEMO_CHARDEV_IOC_GET_STATS, st);
-}
-
-static void stats_delta(struct demo_chardev_stats *d)
-{
-	struct demo_chardev_stats now;
-	int i;
-
-	memset(d, 0, sizeof(*d));
-	if (get_stats(&now))
-		return;
-	for (i = 0; i < DEMO_CHARDEV_NR_PATHS; i++)
-		d->requests[i] = now.requests[i] - stats_before.requests[i];
-	d->segments = now.segments - stats_before.segments;
-	d->eagain = now.eagain - stats_before.eagain;
-	d->interrupted = now.interrupted - stats_before.interrupted;
-}
-
 /* Run a test and report which helper paths its requests took. */
 static int with_paths(int (*fn)(void))
 {
-	struct demo_chardev_stats d;
+	struct demo_chardev_stats before, d;
 	int r;
 
-	if (get_stats(&stats_before)) {
+	if (ct_stats(&before)) {
 		ktap_diag("no %s: %s", DEMO_CHARDEV_PATH, strerror(errno));
 		return KTAP_FAIL;
 	}
 	r = fn();
-	stats_delta(&d);
-	ktap_diag("path: BUF=%llu IOVEC=%llu UBUF=%llu OTHER=%llu (segments=%llu eagain=%llu interrupted=%llu)",
-		  (unsigned long long)d.requests[DEMO_CHARDEV_PATH_BUF],
-		  (unsigned long long)d.requests[DEMO_CHARDEV_PATH_IOVEC],
-		  (unsigned long long)d.requests[DEMO_CHARDEV_PATH_UBUF],
-		  (unsigned long long)d.requests[DEMO_CHARDEV_PATH_OTHER],
-		  (unsigned long long)d.segments, (unsigned long long)d.eagain,
-		  (unsigned long long)d.interrupted);
+	ct_paths_end("the test's requests", &before, &d);
 	return r;
 }
 
@@ -471,26 +439,12 @@ PATH_TEST(aio_eventfd_completion)
 	return KTAP_PASS;
 }
 
-static int set_throttle(int fd, unsigned int ms)
-{
-	__u32 v = ms;
-
-	return ioctl(fd, DEMO_CHARDEV_IOC_SET_THROTTLE, &v);
-}
-
-static double now_s(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec + t.tv_nsec / 1e9;
-}
-
 /* RWF_NOWAIT: EAGAIN exactly when the request would block (throttled). */
 PATH_TEST(aio_rwf_nowait)
 {
 	unsigned char buf[128];
 	struct iovec v[2] = { { buf, 64 }, { buf + 64, 64 } };
+	struct demo_chardev_stats b, d;
 	io_context_t ctx = 0;
 	struct iocb cb;
 	double t0;
@@ -502,24 +456,31 @@ PATH_TEST(aio_rwf_nowait)
 	io_prep_preadv2(&cb, fd, v, 2, 0, RWF_NOWAIT);
 	res = submit_wait(ctx, &cb, &sr);
 	KTAP_EXPECT(res == 128, "RWF_NOWAIT, not throttled: submit %d res %ld", sr, res);
-	/* the longest throttle: only a request that slept it takes 5 s */
-	KTAP_EXPECT(set_throttle(fd, CT_THROTTLE_MAX_MS) == 0, "throttle");
-	t0 = now_s();
+	KTAP_EXPECT(ct_set_throttle(fd, CT_THROTTLE_MAX_MS) == 0, "throttle");
+	ct_paths_begin(&b);
 	io_prep_preadv2(&cb, fd, v, 2, 0, RWF_NOWAIT);
 	res = submit_wait(ctx, &cb, &sr);
 	KTAP_EXPECT(res == -EAGAIN, "RWF_NOWAIT, throttled: submit %d res %ld", sr, res);
 	io_prep_pwritev2(&cb, fd, v, 2, 0, RWF_NOWAIT);
 	res = submit_wait(ctx, &cb, &sr);
 	KTAP_EXPECT(res == -EAGAIN, "RWF_NOWAIT write, throttled: submit %d res %ld", sr, res);
-	KTAP_EXPECT(now_s() - t0 < CT_THROTTLE_MAX_MS / 2000.0,
-		    "RWF_NOWAIT requests slept %.3fs", now_s() - t0);
+	ct_paths_end("RWF_NOWAIT READ and WRITE (throttled)", &b, &d);
+	KTAP_EXPECT(d.eagain == 2 && d.slept == 0,
+		    "RWF_NOWAIT: two EAGAINs and no sleep expected: eagain %llu slept %llu",
+		    (unsigned long long)d.eagain, (unsigned long long)d.slept);
 	/* the same request without RWF_NOWAIT waits and succeeds */
-	KTAP_EXPECT(set_throttle(fd, 300) == 0, "throttle");
-	t0 = now_s();
+	KTAP_EXPECT(ct_set_throttle(fd, CT_THROTTLE_MS) == 0, "throttle");
+	ct_paths_begin(&b);
+	t0 = ct_now();
 	io_prep_preadv(&cb, fd, v, 2, 0);
 	res = submit_wait(ctx, &cb, &sr);
 	KTAP_EXPECT(res == 128, "throttled, may block: submit %d res %ld", sr, res);
-	KTAP_EXPECT(now_s() - t0 >= 0.29, "throttled request took only %.3fs", now_s() - t0);
+	ct_paths_end("READ (throttled, may block)", &b, &d);
+	KTAP_EXPECT(d.slept == 1 && d.eagain == 0,
+		    "throttled request: one sleep expected: slept %llu eagain %llu",
+		    (unsigned long long)d.slept, (unsigned long long)d.eagain);
+	KTAP_EXPECT(ct_now() - t0 >= CT_THROTTLE_MIN_S, "throttled request took %.3fs",
+		    ct_now() - t0);
 	io_destroy(ctx);
 	close(fd);
 	return KTAP_PASS;
@@ -538,7 +499,7 @@ PATH_TEST(aio_o_nonblock)
 	fd = dev_open(O_NONBLOCK);
 	KTAP_EXPECT(fd >= 0 && io_setup(4, &ctx) == 0, "setup");
 	KTAP_EXPECT(read(fd, buf, sizeof(buf)) == sizeof(buf), "not throttled: read");
-	KTAP_EXPECT(set_throttle(fd, 300) == 0, "throttle");
+	KTAP_EXPECT(ct_set_throttle(fd, 300) == 0, "throttle");
 	errno = 0;
 	KTAP_EXPECT(pread(fd, buf, sizeof(buf), 0) == -1 && errno == EAGAIN, "pread: %s",
 		    strerror(errno));
@@ -585,10 +546,10 @@ PATH_TEST(aio_signal_interrupts)
 	unsigned char buf[64];
 	struct iovec v = { buf, sizeof(buf) };
 	struct kicker k = { pthread_self(), (pid_t)syscall(SYS_gettid), SYS_read, 0 };
+	struct demo_chardev_stats b, d;
 	io_context_t ctx = 0;
 	struct iocb cb;
 	pthread_t th;
-	double t0;
 	ssize_t n;
 	long res;
 	int fd, sr;
@@ -596,28 +557,32 @@ PATH_TEST(aio_signal_interrupts)
 	KTAP_EXPECT(sigaction(SIGUSR1, &sa, NULL) == 0, "sigaction");
 	fd = dev_open(0);
 	KTAP_EXPECT(fd >= 0 && io_setup(4, &ctx) == 0, "setup");
-	KTAP_EXPECT(set_throttle(fd, CT_THROTTLE_MAX_MS) == 0, "throttle");
-	t0 = now_s();
+	KTAP_EXPECT(ct_set_throttle(fd, CT_THROTTLE_MAX_MS) == 0, "throttle");
+	ct_paths_begin(&b);
 	pthread_create(&th, NULL, kick, &k);
 	errno = 0;
 	n = read(fd, buf, sizeof(buf));
 	pthread_join(th, NULL);
 	KTAP_EXPECT(k.asleep, "read(2) never slept in the driver");
 	KTAP_EXPECT(n == -1 && errno == EINTR, "read: %zd %s", n, strerror(errno));
-	KTAP_EXPECT(now_s() - t0 < CT_THROTTLE_MAX_MS / 2000.0, "read returned after %.2fs",
-		    now_s() - t0);
+	ct_paths_end("read(2), interrupted", &b, &d);
+	KTAP_EXPECT(d.interrupted == 1 && d.slept == 0,
+		    "read: the signal must cut the sleep short: interrupted %llu slept %llu",
+		    (unsigned long long)d.interrupted, (unsigned long long)d.slept);
 	/* the same for io_submit: the event carries -EINTR */
 	k.nr = SYS_io_submit;
 	k.asleep = 0;
-	t0 = now_s();
+	ct_paths_begin(&b);
 	pthread_create(&th, NULL, kick, &k);
 	io_prep_preadv(&cb, fd, &v, 1, 0);
 	res = submit_wait(ctx, &cb, &sr);
 	pthread_join(th, NULL);
 	KTAP_EXPECT(k.asleep, "io_submit() never slept in the driver");
 	KTAP_EXPECT(res == -EINTR, "aio preadv interrupted: submit %d res %ld", sr, res);
-	KTAP_EXPECT(now_s() - t0 < CT_THROTTLE_MAX_MS / 2000.0, "io_submit returned after %.2fs",
-		    now_s() - t0);
+	ct_paths_end("io_submit, interrupted", &b, &d);
+	KTAP_EXPECT(d.interrupted == 1 && d.slept == 0,
+		    "io_submit: the signal must cut the sleep short: interrupted %llu slept %llu",
+		    (unsigned long long)d.interrupted, (unsigned long long)d.slept);
 	io_destroy(ctx);
 	close(fd);
 	return KTAP_PASS;
@@ -672,7 +637,7 @@ PATH_TEST(aio_cancel)
 	KTAP_EXPECT(res == 256, "preadv: %ld", res);
 	r = io_cancel(ctx, &cb, &ev);
 	KTAP_EXPECT(r == -EINVAL, "io_cancel after completion: %d", r);
-	KTAP_EXPECT(set_throttle(fd, 1000) == 0, "throttle");
+	KTAP_EXPECT(ct_set_throttle(fd, 1000) == 0, "throttle");
 	for (round = 0; round < CANCEL_ROUNDS; round++) {
 		c = (struct canceller){ ctx, &cb, (pid_t)syscall(SYS_gettid), 1, 0 };
 		pthread_create(&th, NULL, cancel_later, &c);
@@ -862,9 +827,9 @@ PATH_TEST(aio_paths_per_kernel)
 		struct demo_chardev_stats before, after;
 		int p, seen = -1, n = 0;
 
-		KTAP_EXPECT(get_stats(&before) == 0 && lseek(fd, 0, SEEK_SET) == 0, "stats");
+		KTAP_EXPECT(ct_stats(&before) == 0 && lseek(fd, 0, SEEK_SET) == 0, "stats");
 		KTAP_EXPECT(run_case(fd, ctx, c), "%s failed", cases[c].what);
-		KTAP_EXPECT(get_stats(&after) == 0, "stats");
+		KTAP_EXPECT(ct_stats(&after) == 0, "stats");
 		for (p = 0; p < DEMO_CHARDEV_NR_PATHS; p++) {
 			if (after.requests[p] != before.requests[p]) {
 				seen = p;

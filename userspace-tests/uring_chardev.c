@@ -347,27 +347,24 @@ static int nowait_on(struct ct_target *t)
 	unsigned char *b0, *b1, buf[512];
 	struct io_uring_sqe *sqe;
 	struct io_uring ring;
-	double t0, dt;
+	double t0;
 	long res;
 
 	KTAP_EXPECT(fixed_setup(&ring, &b0, &b1) == 0, "register buffers");
-	/* the longest throttle: only a request that slept it takes 5 s */
 	if (t->dev)
 		KTAP_EXPECT(ct_set_throttle(t->fd, CT_THROTTLE_MAX_MS) == 0, "throttle");
 	ct_paths_begin(&b);
-	t0 = ct_now();
 	sqe = sqe_for(&ring, 0);
 	io_uring_prep_read(sqe, t->fd, buf, sizeof(buf), 0);
 	sqe->rw_flags = RWF_NOWAIT;
 	res = one(&ring);
-	dt = ct_now() - t0;
 	if (t->dev) {
 		KTAP_EXPECT(res == -EAGAIN, "device: RWF_NOWAIT READ, throttled: %ld", res);
-		KTAP_EXPECT(dt < CT_THROTTLE_MAX_MS / 2000.0, "device: RWF_NOWAIT READ slept %.3fs",
-			    dt);
 		ct_paths_end("RWF_NOWAIT READ (throttled)", &b, &d);
-		KTAP_EXPECT(d.eagain == 1, "device: one EAGAIN expected, %llu", (unsigned long long)d.eagain);
-		KTAP_EXPECT(ct_set_throttle(t->fd, 300) == 0, "throttle");
+		KTAP_EXPECT(d.eagain == 1 && d.slept == 0,
+			    "device: one EAGAIN and no sleep expected: eagain %llu slept %llu",
+			    (unsigned long long)d.eagain, (unsigned long long)d.slept);
+		KTAP_EXPECT(ct_set_throttle(t->fd, CT_THROTTLE_MS) == 0, "throttle");
 	} else {
 		KTAP_EXPECT(res == (long)sizeof(buf) || res == -EOPNOTSUPP,
 			    "tmpfs: RWF_NOWAIT READ: %ld", res);
@@ -378,11 +375,13 @@ static int nowait_on(struct ct_target *t)
 	t0 = ct_now();
 	io_uring_prep_read(sqe_for(&ring, 0), t->fd, buf, sizeof(buf), 0);
 	res = one(&ring);
-	dt = ct_now() - t0;
 	KTAP_EXPECT(res == (long)sizeof(buf), "%s: READ that may block: %ld", t->name, res);
 	if (t->dev) {
-		KTAP_EXPECT(dt >= 0.29, "device: throttled READ took only %.3fs", dt);
 		ct_paths_end("READ (throttled, io-wq retry)", &b, &d);
+		KTAP_EXPECT(d.slept == 1, "device: the throttled READ slept %llu times",
+			    (unsigned long long)d.slept);
+		KTAP_EXPECT(ct_now() - t0 >= CT_THROTTLE_MIN_S, "device: throttled READ took %.3fs",
+			    ct_now() - t0);
 		KTAP_EXPECT(d.eagain >= 1 && ct_user_paths(&d) == d.eagain + 1,
 			    "device: a nowait attempt (EAGAIN) then the io-wq retry expected");
 	}
@@ -390,11 +389,13 @@ static int nowait_on(struct ct_target *t)
 	t0 = ct_now();
 	io_uring_prep_write_fixed(sqe_for(&ring, 0), t->fd, b0, 777, 5000, 0);
 	res = one(&ring);
-	dt = ct_now() - t0;
 	KTAP_EXPECT(res == 777, "%s: WRITE_FIXED that may block: %ld", t->name, res);
 	if (t->dev) {
-		KTAP_EXPECT(dt >= 0.29, "device: throttled WRITE_FIXED took only %.3fs", dt);
 		ct_paths_end("WRITE_FIXED (throttled, io-wq retry)", &b, &d);
+		KTAP_EXPECT(d.slept == 1, "device: the throttled WRITE_FIXED slept %llu times",
+			    (unsigned long long)d.slept);
+		KTAP_EXPECT(ct_now() - t0 >= CT_THROTTLE_MIN_S,
+			    "device: throttled WRITE_FIXED took %.3fs", ct_now() - t0);
 		KTAP_EXPECT(d.eagain >= 1 && d.requests[DEMO_CHARDEV_PATH_BVEC] == d.eagain + 1,
 			    "device: a nowait attempt (EAGAIN) then the io-wq retry expected");
 		KTAP_EXPECT(ct_set_throttle(t->fd, 0) == 0, "unthrottle");

@@ -102,6 +102,7 @@ struct demo_chardev {
 	atomic64_t segments;
 	atomic64_t eagain;
 	atomic64_t interrupted;
+	atomic64_t slept;
 };
 
 /* Per open file. */
@@ -190,6 +191,7 @@ static ssize_t demo_chardev_rw(struct aio_compat_req *req)
 			atomic64_inc(&dev->interrupted);
 			return -ERESTARTSYS;
 		}
+		atomic64_inc(&dev->slept);
 	}
 
 	ret = demo_chardev_lock(dev, req, req->write);
@@ -276,6 +278,7 @@ static long demo_chardev_ioctl(struct file *file, unsigned int cmd,
 		st.segments = atomic64_read(&dev->segments);
 		st.eagain = atomic64_read(&dev->eagain);
 		st.interrupted = atomic64_read(&dev->interrupted);
+		st.slept = atomic64_read(&dev->slept);
 		return copy_to_user(argp, &st, sizeof(st)) ? -EFAULT : 0;
 	default:
 		return -ENOTTY;

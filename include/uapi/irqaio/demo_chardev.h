@@ -51,6 +51,7 @@ struct demo_chardev_stats {
 	__u64 segments;		/* copy calls of the data path (chunks of up to 1 MiB) */
 	__u64 eagain;		/* requests refused because they would block */
 	__u64 interrupted;	/* requests cut short by a signal */
+	__u64 slept;		/* requests that slept their whole throttle */
 };
 
 #define DEMO_CHARDEV_IOC_MAGIC		0xD7

@@ -89,6 +89,7 @@ struct demo_chardev {
 	atomic64_t segments;
 	atomic64_t eagain;
 	atomic64_t interrupted;
+	atomic64_t slept;
 };
 
 /* Per open file. */
@@ -172,6 +173,7 @@ static ssize_t demo_chardev_rw(struct file *filp, const struct iovec *iov,
 			atomic64_inc(&dev->interrupted);
 			return -ERESTARTSYS;
 		}
+		atomic64_inc(&dev->slept);
 	}
 
 	err = demo_chardev_lock(dev, filp, write);
@@ -344,6 +346,7 @@ static long demo_chardev_ioctl(struct file *file, unsigned int cmd,
 		st.segments = atomic64_read(&dev->segments);
 		st.eagain = atomic64_read(&dev->eagain);
 		st.interrupted = atomic64_read(&dev->interrupted);
+		st.slept = atomic64_read(&dev->slept);
 		return copy_to_user(argp, &st, sizeof(st)) ? -EFAULT : 0;
 	default:
 		return -ENOTTY;
