@@ -247,6 +247,7 @@ build_modules() {
 	}
 	rm -f "$out/modules/"*.ko
 	find "$src/drivers" -name '*.ko' -exec cp {} "$out/modules/" \;
+	sign_modules "$k" "$2" "$out/modules/"*.ko
 	cp "$src/compat/generated/irqaio_features.h" "$out/irqaio_features.h"
 	mkdir -p "$out/testmods"
 	rm -f "$out/testmods/"*.ko
@@ -258,7 +259,27 @@ build_modules() {
 			return 1
 		}
 		cp "$src/userspace-tests/kmod/"*.ko "$out/testmods/"
+		sign_modules "$k" "$2" "$out/testmods/"*.ko
 	fi
+}
+
+# sign_modules KERNEL KDIR MODULE...: sign the modules with the key KERNEL's
+# own build generated (certs/signing_key.pem, by CONFIG_MODULE_SIG_KEY's
+# default), with the tree's scripts/sign-file and CONFIG_MODULE_SIG_HASH, as
+# "make modules_install" would. A tree without that key (a distribution's
+# headers: its key stays with the distribution) signs nothing; a kernel that
+# forces signatures then refuses the modules, and says so at insmod.
+sign_modules() {
+	local k=$1 kdir=$2 hash m
+	shift 2
+	[ -f "$kdir/certs/signing_key.pem" ] && grep -q '^CONFIG_MODULE_SIG=y' "$kdir/.config" ||
+		return 0
+	hash=$(sed -n 's/^CONFIG_MODULE_SIG_HASH="\(.*\)"$/\1/p' "$kdir/.config")
+	[ -n "$hash" ] || die "$kdir/.config: CONFIG_MODULE_SIG=y without CONFIG_MODULE_SIG_HASH"
+	for m in "$@"; do
+		kernel_exec "$k" "$kdir/scripts/sign-file" "$hash" "$kdir/certs/signing_key.pem" \
+			"$kdir/certs/signing_key.x509" "$m" || die "$m: sign-file failed"
+	done
 }
 
 # make_initramfs KERNEL [EXTRA...]: busybox, init, the modules and the tests,
@@ -304,7 +325,34 @@ build_kcfi_control() {
 		tail -n 20 "$out/build.log" >&2
 		return 1
 	}
+	sign_modules "$k" "$2" "$out/kcfi_cast.ko"
 	printf '%s\n' --add "$out/kcfi_cast.ko:/kcfi/kcfi_cast.ko" \
 		--add "$out/kcfi_cast_test.sh:/tests/kcfi_cast" \
 		--expect-cfi-trap kcfi_cast_legacy_handler
+}
+
+# build_sig_control KERNEL KDIR: the module-signature negative control
+# (tests/module_sig/) for a kernel that forces signatures, from the test-only
+# module build_modules built (its build tree's copy, which it did not sign):
+# one copy unsigned, one signed by a key made here that KERNEL does not
+# trust. Prints the qemu/run arguments that add them and the guest test.
+build_sig_control() {
+	local k=$1 out=$BUILD/$1/sig kdir=$2 ko=$BUILD/$1/src/userspace-tests/kmod/irqaio_kio.ko hash
+	ensure_packages openssl
+	mkdir -p "$out"
+	[ -f "$ko" ] || die "$ko: missing; build_modules builds it first"
+	cp "$ko" "$out/unsigned.ko"
+	cp "$ko" "$out/foreign.ko"
+	! grep -q '~Module signature appended~' "$out/unsigned.ko" ||
+		die "$ko: already signed; the control needs an unsigned copy"
+	openssl req -new -x509 -newkey rsa:2048 -nodes -batch -days 2 -sha256 \
+		-subj "/CN=irqaio-compat untrusted test key/" \
+		-keyout "$out/foreign.pem" -out "$out/foreign.pem" 2>/dev/null ||
+		die "openssl could not make the untrusted key"
+	hash=$(sed -n 's/^CONFIG_MODULE_SIG_HASH="\(.*\)"$/\1/p' "$kdir/.config")
+	kernel_exec "$k" "$kdir/scripts/sign-file" "${hash:-sha256}" "$out/foreign.pem" \
+		"$out/foreign.pem" "$out/foreign.ko" || die "sign-file failed with the untrusted key"
+	printf '%s\n' --add "$out/unsigned.ko:/sig/unsigned.ko" \
+		--add "$out/foreign.ko:/sig/foreign.ko" \
+		--add "$IRQAIO_TOP/tests/module_sig/module_sig_test.sh:/tests/module_sig"
 }

@@ -52,10 +52,15 @@ FACTS = {
     # forces it and makes spinlock_t sleep). Forced threading moves every
     # handler not requested with IRQF_NO_THREAD into a thread.
     "irq_threads": ("none", "threadirqs", "rt"),
+    # Module signatures: "none" (no CONFIG_MODULE_SIG); "optional" (checked,
+    # an unsigned module loads and taints E: Debian's kernels without
+    # Secure Boot); "forced" (CONFIG_MODULE_SIG_FORCE: an unsigned module,
+    # or one signed by a key the kernel does not trust, is refused).
+    "module_sig": ("none", "optional", "forced"),
 }
 # Facts about how a kernel runs code, not about the API shapes code is
 # compiled against: distinct() ignores them.
-RUNTIME_FACTS = ("irq_threads",)
+RUNTIME_FACTS = ("irq_threads", "module_sig")
 
 
 class MatrixError(Exception):

@@ -88,4 +88,17 @@ threadirqs) [ $rt = 0 ] && [ $threadirqs = 1 ] && have IRQF_NO_THREAD && ok=1 ;;
 rt) [ $rt = 1 ] && have IRQF_NO_THREAD && ok=1 ;;
 esac
 ktap_result $ok irq_threads_fact_vs_kernel "fact $(fact irq_threads); PREEMPT_RT $rt, threadirqs $threadirqs"
+
+# Module signatures: the parameter exists only with CONFIG_MODULE_SIG and
+# reads Y when they are forced. Where they are, every module this suite
+# loaded was signed (the E taint, an unsigned module, never appears).
+enforce=$(cat /sys/module/module/parameters/sig_enforce 2>/dev/null || echo absent)
+unsigned_taint=$(( ($(cat /proc/sys/kernel/tainted) >> 13) & 1 ))
+ok=0
+case $(fact module_sig) in
+none) [ "$enforce" = absent ] && ok=1 ;;
+optional) [ "$enforce" = N ] && ok=1 ;;
+forced) [ "$enforce" = Y ] && [ $unsigned_taint = 0 ] && ok=1 ;;
+esac
+ktap_result $ok module_sig_fact_vs_kernel "fact $(fact module_sig); sig_enforce $enforce, unsigned-module taint $unsigned_taint"
 ktap_end
