@@ -468,9 +468,10 @@ static inline ssize_t aio_compat__pin_iter(struct aio_compat_req *req,
  * pinned (FOLL_PIN; for a read, writable, and dirtied now as
  * bio_set_pages_dirty() does, since completion may run where
  * set_page_dirty_lock() cannot) until aio_compat_complete() or
- * aio_compat_unpin(). Moves the request's position (its iterator) by what
- * it pinned. May sleep (page faults). A handler uses this or the copy API
- * on a request, not both.
+ * aio_compat_unpin(). Advances the request's iterator by what it pinned;
+ * req->pos stays the request's file offset (where the device transfers).
+ * May sleep (page faults). A handler uses this or the copy API on a
+ * request, not both.
  *
  * Return: the bytes pinned (less than @len at a fault: a short request, as
  * for O_DIRECT), or a negative errno with nothing held: -EFAULT for memory

@@ -144,6 +144,19 @@ exported() {
 	done
 }
 
+# A distribution's headers tree seen from outside its own system (a chroot's
+# /usr/src from the host) includes files at paths that exist only there:
+# say so instead of letting every probe fail.
+if [ "$mode" = kdir ] && [ -f "$target/Makefile" ]; then
+	while IFS=: read -r line inc; do
+		[ -e "$inc" ] && continue
+		echo "$target/Makefile:$line: includes $inc, which does not exist here: the tree belongs" \
+			"to another system (a chroot or container of the kernel's release); build there, with" \
+			"KDIR set to the tree's path inside it" >&2
+		exit 1
+	done < <(grep -n '^include /[^ ]*$' "$target/Makefile" | sed 's/:include /:/')
+fi
+
 compile_all
 if [ ! -f "$work/sanity.o" ]; then
 	echo "conftest.sh: the sanity probe did not compile against $target;" >&2
