@@ -281,7 +281,7 @@ SUITE_TEXT = {
 # after the fixes: the reasons, which the tables alone do not show.
 SHIM_HISTORY = """### Why the shim costs what it costs (measured by hand, 2026-12-03)
 
-Before this session's fixes (deb12-6.1, the same insn_bench requests, \
+Before the fixes (deb12-6.1, the same insn_bench requests, \
 demo_chardev on the copy API against the native driver): 1.098 at 1 x 64 \
 (1136 vs 1035 instructions), 1.034 at 16 x 64, and 1.381 at 16 x 4 KiB, \
 1.465 at 1024 x 4 KiB (886050 vs 604621). With the plugin's profile=on \

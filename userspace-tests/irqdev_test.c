@@ -1010,7 +1010,7 @@ out:
 }
 
 /*
- * Issue 13 item 8: the PCI devres rework (6.11) deprecated
+ * The PCI devres rework (6.11) deprecated
  * pcim_iomap_regions()/pcim_iomap_table() for pcim_iomap_region(). Where the
  * matrix says the kernel exports the new call (fact pcim_iomap_region,
  * cross-checked with the link probe by kernel_facts), the module that was
