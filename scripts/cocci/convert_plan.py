@@ -374,6 +374,20 @@ class Plan:
             return None, "aio_complete()'s value is used (it must be a statement of its own)"
         if cfn in stores or cfn in methods:
             return None, "%s() both queues and completes" % cfn
+        # Without an is_sync_kiocb() check a synchronous caller reaches the
+        # store too, with no kiocb (2.6.18's readv, the shim's buffer path):
+        # the slot holds NULL, and a completer that tests it before
+        # completing would never complete that request, which the shim
+        # waits for inside the method.
+        if not all(st["sync_check"] for st in stores.values()) and cfn in defs:
+            dpath, dline = defs[cfn]
+            body = texts.get(dpath, "").split("\n")[int(dline) - 1:]
+            end = next((k for k, t in enumerate(body) if t.startswith("}")), len(body))
+            test = r"\b(if|while)\s*\([^;{]*\b%s\b" % re.escape(name)
+            if re.search(test, "\n".join(body[:end + 1])):
+                return None, "%s() tests %s before completing, and a synchronous caller, which " \
+                    "no is_sync_kiocb() check answers first, leaves it NULL: add that check, " \
+                    "or complete without the test" % (cfn, name)
         freed = (p, l, c) in {tuple(x) for x in f["acomp_free"]}
         return {"kind": kind, "name": name, "stores": stores, "helpers": helpers,
                 "completer": cfn, "freed": freed}, None
