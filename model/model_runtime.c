@@ -143,3 +143,52 @@ long model_slab_live(void)
 {
 	return __atomic_load_n(&model_live, __ATOMIC_RELAXED);
 }
+
+#if LINUX_VERSION_CODE <= KERNEL_VERSION(2, 6, 19)
+#include <linux/workqueue.h>
+
+/* The events queue; its own lock, since a work item may sleep. */
+static pthread_mutex_t model_work_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct work_struct *model_work_head, **model_work_tail = &model_work_head;
+
+int schedule_work(struct work_struct *work)
+{
+	int queued = 0;
+
+	pthread_mutex_lock(&model_work_lock);
+	if (!work->pending) {
+		work->pending = true;
+		work->next = NULL;
+		*model_work_tail = work;
+		model_work_tail = &work->next;
+		queued = 1;
+	}
+	pthread_mutex_unlock(&model_work_lock);
+	return queued;
+}
+
+void flush_scheduled_work(void)
+{
+	for (;;) {
+		struct work_struct *w;
+		void (*func)(void *data);
+		void *data;
+
+		pthread_mutex_lock(&model_work_lock);
+		w = model_work_head;
+		if (w) {
+			model_work_head = w->next;
+			if (!model_work_head)
+				model_work_tail = &model_work_head;
+			w->pending = false;
+			func = w->func;
+			data = w->data;
+		}
+		pthread_mutex_unlock(&model_work_lock);
+		if (!w)
+			return;
+		/* the item may free @w: only what was read above is used */
+		func(data);
+	}
+}
+#endif

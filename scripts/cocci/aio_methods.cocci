@@ -33,11 +33,15 @@
 /// methods' forward declarations (named parameters or not) follow the new
 /// prototype. A buffer parameter already named ubuf gives the segment
 /// function's parameter the name useg. file_operations that scripts/convert's
-/// plan refused (methods that complete asynchronously, also through a helper;
-/// page-cache methods; a method defined elsewhere) are left alone: the plan
-/// reports them, from analyze.cocci's facts, with the lines of the user's
-/// files. As with irq_handler.cocci, the macros are written as marked C that
-/// scripts/convert folds (Coccinelle cannot emit a macro in an initializer or
+/// plan refused (methods that complete asynchronously in a shape it does not
+/// convert, also through a helper; page-cache methods; a method defined
+/// elsewhere) are left alone: the plan reports them, from analyze.cocci's
+/// facts, with the lines of the user's files. Methods that complete
+/// asynchronously in the shape the plan accepts are converted here like the
+/// others; the semantic patch convert_plan.py async-cocci writes then moves
+/// their queueing and completion to aio_compat_async.h. As with
+/// irq_handler.cocci, the macros are written as marked C that scripts/convert
+/// folds (Coccinelle cannot emit a macro in an initializer or
 /// at file scope).
 //
 // Confidence: Moderate: a method that returned more than it copied, or that
@@ -173,6 +177,28 @@ identifier kio, buf, count, pos;
   <...
 - kio->ki_pos = ...;
   ...>
+  }
+
+// A method that never touched its buffer (it only queues the request)
+// gets no variable for it: unused, it would not build with -Werror.
+@depends on segr@
+identifier fops.ar, rname.ub, segr.buf;
+type T;
+@@
+  ssize_t ar(...)
+  {
+- T buf = ub;
+  ... when != buf
+  }
+
+@depends on segw@
+identifier fops.aw, wname.ub, segw.buf;
+type T;
+@@
+  ssize_t aw(...)
+  {
+- T buf = ub;
+  ... when != buf
   }
 
 // The kiocb's uses, in two passes so that one expression holding both

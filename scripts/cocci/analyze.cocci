@@ -7,7 +7,8 @@
 /// declared or called in another, an aio method completed by a helper).
 ///
 /// Facts: handler, hproto, nmi, regsfn, regslocal, regscall, regsfield, ref,
-/// call, def, async, fops, aiometh, kiocb, kiocb_ok.
+/// call, def, async, fops, aiometh, kiocb, kiocb_ok, kparam, kpass, kstore,
+/// issync, acomp, acomp_stmt, acomp_free.
 //
 // Confidence: High (it only matches). Options: --include-headers
 
@@ -232,6 +233,12 @@ position q;
   E->ki_retry@q = ...
 |
   E->fld@q = aio_complete
+|
+  E->ki_cancel@q = ...
+|
+  list_add@q(&E->ki_list, ...)
+|
+  list_add_tail@q(&E->ki_list, ...)
 )
 
 @script:python@
@@ -302,3 +309,143 @@ kio << am.kio;
 q << kok.q;
 @@
 fact("kiocb_ok", *at(q), kio)
+
+// ------------------------------------------------------------ async shapes
+// What convert_plan.py needs to tell a request finished later that it can
+// convert (the kiocb kept in one slot, one aio_complete() of that slot)
+// from one it reports.
+
+// Every function with a struct kiocb * parameter, and its index.
+@kpar@
+identifier fn, kio;
+type T;
+parameter list[n] ps;
+parameter list ps2;
+position p;
+@@
+  T fn@p(ps, struct kiocb *kio, ps2) { ... }
+
+@script:python@
+fn << kpar.fn;
+kio << kpar.kio;
+n << kpar.n;
+p << kpar.p;
+@@
+fact("kparam", *at(p)[:3], fn, kio, n)
+
+// The kiocb parameter handed on to another function as argument k.
+@kpas@
+identifier kpar.fn, kpar.kio, g;
+expression list[k] es;
+expression list es2;
+position q;
+@@
+  fn(...) {
+  <...
+  g@q(es, kio, es2)
+  ...>
+  }
+
+@script:python@
+fn << kpar.fn;
+g << kpas.g;
+k << kpas.k;
+q << kpas.q;
+@@
+fact("kpass", *at(q)[:3], fn, g, k)
+
+// The kiocb parameter kept: in a variable, or in a member of an object.
+@kstv@
+identifier kpar.fn, kpar.kio, x;
+position q;
+@@
+  fn(...) {
+  <...
+  x@q = kio;
+  ...>
+  }
+
+@script:python@
+fn << kpar.fn;
+x << kstv.x;
+q << kstv.q;
+@@
+fact("kstore", *at(q)[:3], fn, "var", x, "")
+
+@kstm@
+identifier kpar.fn, kpar.kio, fld;
+expression E;
+position q;
+@@
+  fn(...) {
+  <...
+  E->fld@q = kio;
+  ...>
+  }
+
+@script:python@
+fn << kpar.fn;
+fld << kstm.fld;
+E << kstm.E;
+q << kstm.q;
+@@
+fact("kstore", *at(q)[:3], fn, "member", fld, E)
+
+@ksync@
+identifier kpar.fn, kpar.kio;
+position q;
+@@
+  fn(...) {
+  <...
+  is_sync_kiocb@q(kio)
+  ...>
+  }
+
+@script:python@
+fn << kpar.fn;
+q << ksync.q;
+@@
+fact("issync", *at(q)[:3], fn)
+
+// Every aio_complete(): the kiocb it completes and its res2; whether it is
+// a statement of its own, and whether the object holding the kiocb is
+// freed right after it.
+@acm@
+symbol aio_complete;
+expression E, R1, R2;
+position q;
+@@
+  aio_complete@q(E, R1, R2)
+
+@script:python@
+E << acm.E;
+R2 << acm.R2;
+q << acm.q;
+@@
+fact("acomp", *at(q), E, R2)
+
+@acs@
+symbol aio_complete;
+expression E, R1, R2;
+position q;
+@@
+  aio_complete@q(E, R1, R2);
+
+@script:python@
+q << acs.q;
+@@
+fact("acomp_stmt", *at(q)[:3])
+
+@acf@
+symbol aio_complete;
+identifier fld;
+expression E, R1, R2;
+position q;
+@@
+  aio_complete@q(E->fld, R1, R2);
+  kfree(E);
+
+@script:python@
+q << acf.q;
+@@
+fact("acomp_free", *at(q)[:3])

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""scripts/convert's planner and finisher (one module, three commands).
+"""scripts/convert's planner and finisher (one module, four commands).
 
   convert_plan.py plan --mode M --facts F --map MAP --db DB [--keep-regs N]...
       Read analyze.cocci's facts for the whole driver (every file at once),
@@ -20,6 +20,11 @@
       Print the semantic patch for the calls that lost regs (from the
       tables below; DB names the driver's handlers and its own callback
       members, which are not the kernel's).
+
+  convert_plan.py async-cocci --db DB
+      Print the semantic patch that moves the asynchronous methods the plan
+      accepted (Plan.async_shape() says which) to aio_compat_async.h; run
+      after aio_methods.cocci. Empty of rules when there are none.
 
 What the kernel changed (the APIs that lost regs, those that keep it) is
 in LOST_REGS, GONE_REGS, LOST_REGS_FIELDS and KEEPS_REGS below, one place.
@@ -67,7 +72,8 @@ PAGECACHE_AIO = {
     "generic_file_aio_write_nolock", "__generic_file_aio_write_nolock",
 }
 ASYNC_WHAT = {"EIOCBQUEUED": "returns -EIOCBQUEUED", "aio_complete": "aio_complete()",
-              "kick_iocb": "kick_iocb()"}
+              "kick_iocb": "kick_iocb()", "ki_cancel": "sets ki_cancel",
+              "ki_list": "keeps the kiocb on a list"}
 
 
 
@@ -78,6 +84,7 @@ class Plan:
         self.ctx = ctxmap or {}
         self.keep = set(keep)
         self.problems = []
+        self.async_plans = {}
         self.f = collections.defaultdict(list)
         for line in facts:
             parts = line.rstrip("\n").split("\t")
@@ -269,7 +276,121 @@ class Plan:
             "lost_fields": sorted(set(LOST_REGS_FIELDS) - own_members),
             "skip_fops": sorted(skip_fops),
             "skip_files": sorted(skip_files),
+            "async": self.async_plans,
         }
+
+    def async_shape(self, methods, defs, callees, async_in):
+        """Is this an asynchronous shape the tool converts? The clear shape:
+
+          - each method, or one helper it hands its kiocb to, keeps that
+            kiocb in one slot, "X = iocb;" (X a static variable of the
+            file) or "E->fld = iocb;" (fld a struct kiocb * member of the
+            driver's request object), and that function alone returns
+            -EIOCBQUEUED (after an is_sync_kiocb() check that answers a
+            synchronous kiocb at once, or without one);
+          - the driver has exactly one aio_complete(SLOT, res, 0), a
+            statement of its own in another function (a work item, an
+            interrupt handler), on that same slot, optionally followed by
+            kfree() of the object holding it;
+          - nothing else: no kick_iocb()/ki_retry (the retry model),
+            ki_cancel, the kiocb's own ki_list.
+
+        Returns (shape, None) or (None, why not), why in the report's words.
+        """
+        f = self.f
+        reach = set()
+        todo = list(methods)
+        while todo:
+            fn = todo.pop()
+            if fn in reach:
+                continue
+            reach.add(fn)
+            todo += [g for g, _, _ in callees.get(fn, ()) if g in defs]
+        # The retry model, cancellation and ki_list anywhere in the driver.
+        whats = {w for facts in async_in.values() for _, _, w in facts}
+        for what, why in (("kick_iocb()", "the retry model, kick_iocb(): complete the request "
+                           "where it is kicked"),
+                          ("sets ki_retry", "the retry model, ki_retry: complete the request "
+                           "where it is retried"),
+                          ("sets ki_cancel", "a ki_cancel callback: give it to "
+                           "aio_compat_set_cancel()"),
+                          ("keeps the kiocb on a list", "the kiocb kept on its own ki_list: keep "
+                           "it in a request object")):
+            if what in whats:
+                return None, why
+        kparam = {fn: (kio, int(n)) for p, l, c, fn, kio, n in f["kparam"]}
+        kpass = collections.defaultdict(set)
+        for p, l, c, fn, g, k in f["kpass"]:
+            kpass[fn].add((g, int(k)))
+        queues = {fn for fn in reach for _, _, w in async_in.get(fn, ()) if w == "returns -EIOCBQUEUED"}
+        stores, helpers, slot = {}, {}, None
+        for m in methods:
+            mine = {m} | {g for g, k in kpass.get(m, ()) if g in defs and kparam.get(g, (None, -1))[1] == k}
+            q = {fn for fn in queues if fn in mine}
+            if len(q) != 1:
+                return None, "-EIOCBQUEUED is returned from more than the method or one helper it " \
+                    "hands its kiocb to"
+            s = q.pop()
+            st = [(kind, name, e) for p, l, c, fn, kind, name, e in f["kstore"] if fn == s]
+            if len(st) != 1:
+                return None, "the kiocb is not kept in exactly one variable or request member " \
+                    "the tool can follow"
+            kind, name, e = st[0]
+            if slot not in (None, (kind, name)):
+                return None, "the methods keep the kiocb in different places"
+            slot = (kind, name)
+            stores[s] = {"expr": re.sub(r"\s+", "", e), "sync_check":
+                         any(fn == s for p, l, c, fn in f["issync"])}
+            if s != m:
+                helpers[s] = {"kio": kparam[s][0], "index": kparam[s][1]}
+        if not queues <= set(stores):
+            return None, "-EIOCBQUEUED is returned from more than the method or one helper it " \
+                "hands its kiocb to"
+        texts = {p: open(p, encoding="utf-8", errors="replace").read() for p in self.map}
+        kind, name = slot
+        if kind == "var":
+            decl = r"^static\s+struct\s+kiocb\s*\*\s*%s\s*;" % re.escape(name)
+        else:
+            decl = r"^\s+struct\s+kiocb\s*\*\s*%s\s*;" % re.escape(name)
+        if not any(re.search(decl, t, re.M) for t in texts.values()):
+            return None, "the kiocb is kept in %s, which is not a static struct kiocb * of the " \
+                "driver or a struct kiocb * member of its request object" % name
+        comps = f["acomp"]
+        if len(comps) != 1:
+            return None, "%d aio_complete() calls (the tool converts one completion site)" % len(comps)
+        p, l, c, cfn, e, r2 = comps[0]
+        e = re.sub(r"\s+", "", e)
+        if r2.strip() != "0":
+            return None, "aio_complete() with res2 %s, which the shim's completion does not carry" \
+                % r2.strip()
+        want = name if kind == "var" else None
+        holder = None
+        if kind == "member":
+            m = re.fullmatch(r"(.+)->%s" % re.escape(name), e)
+            holder = m and m.group(1)
+        if (want and e != want) or (kind == "member" and not holder):
+            return None, "aio_complete() completes %s, not the kiocb kept in %s" % (e, name)
+        if (p, l, c) not in {tuple(x) for x in f["acomp_stmt"]}:
+            return None, "aio_complete()'s value is used (it must be a statement of its own)"
+        if cfn in stores or cfn in methods:
+            return None, "%s() both queues and completes" % cfn
+        # Without an is_sync_kiocb() check a synchronous caller reaches the
+        # store too, with no kiocb (2.6.18's readv, the shim's buffer path):
+        # the slot holds NULL, and a completer that tests it before
+        # completing would never complete that request, which the shim
+        # waits for inside the method.
+        if not all(st["sync_check"] for st in stores.values()) and cfn in defs:
+            dpath, dline = defs[cfn]
+            body = texts.get(dpath, "").split("\n")[int(dline) - 1:]
+            end = next((k for k, t in enumerate(body) if t.startswith("}")), len(body))
+            test = r"\b(if|while)\s*\([^;{]*\b%s\b" % re.escape(name)
+            if re.search(test, "\n".join(body[:end + 1])):
+                return None, "%s() tests %s before completing, and a synchronous caller, which " \
+                    "no is_sync_kiocb() check answers first, leaves it NULL: add that check, " \
+                    "or complete without the test" % (cfn, name)
+        freed = (p, l, c) in {tuple(x) for x in f["acomp_free"]}
+        return {"kind": kind, "name": name, "stores": stores, "helpers": helpers,
+                "completer": cfn, "freed": freed}, None
 
     def plan_aio(self, skip_files):
         f = self.f
@@ -316,6 +437,7 @@ class Plan:
                                     "aio_compat.h handler (docs/convert.md); not converted" % (fld, fn, fn))
                 continue
             bad = False
+            asy = []
             if not ar or not aw:
                 have, miss = ("aio_read", "aio_write") if ar else ("aio_write", "aio_read")
                 fn, path, line = flds[have]
@@ -348,19 +470,34 @@ class Plan:
                     continue
                 r = why_async(fn, set())
                 if r:
-                    helper, (p, l, what) = r
-                    where = "" if helper == fn else " through %s()" % helper
-                    dpath, dline = defs[fn]
-                    self.report(dpath, dline, "%s() completes asynchronously%s (%s, line %s): "
-                                "move it to aio_compat_async.h by hand (a request struct with a "
-                                "struct aio_compat_async, aio_compat_queued() in the handler, "
-                                "aio_compat_complete() where it completes); %s not converted" % (fn, where, what, l, fo))
+                    asy.append((fn, r))
+            if asy and not bad:
+                shape, why = self.async_shape([fn for fn, _ in asy], defs, callees, async_in)
+                if shape:
+                    self.async_plans[fo] = shape
+                else:
+                    for fn, (helper, (p, l, what)) in asy:
+                        where = "" if helper == fn else " through %s()" % helper
+                        dpath, dline = defs[fn]
+                        self.report(dpath, dline, "%s() completes asynchronously%s (%s, line %s) "
+                                    "in a shape the tool does not convert (%s): move it to aio_compat_async.h by hand (a request struct "
+                                    "with a struct aio_compat_async, aio_compat_queued() in the "
+                                    "handler, aio_compat_complete() where it completes); %s not "
+                                    "converted" % (fn, where, what, l, why, fo))
                     bad = True
             if bad:
                 skip.add(fo)
                 continue
             # Converted: what the maintainer must check.
             ok = {(p, l, c) for p, l, c, fn, kio in f["kiocb_ok"]}
+            shape = self.async_plans.get(fo)
+            if shape:
+                # The kiocb handed to the converted helper becomes req, and
+                # the stored one is the converted store's business.
+                lines = {(p, l) for p, l, c, fn, g, k in f["kpass"] if g in shape["helpers"]}
+                lines |= {(p, l) for p, l, c, fn, kind, name, e in f["kstore"]
+                          if fn in shape["stores"]}
+                ok |= {(p, l, c) for p, l, c, fn, kio in f["kiocb"] if (p, l) in lines}
             for fn in (ar[0], aw[0]):
                 for p, l, c, cur, kio in f["kiocb"]:
                     if cur == fn and (p, l, c) not in ok:
@@ -582,6 +719,84 @@ def lost_cocci(db):
     return "\n".join(out) + "\n"
 
 
+def async_cocci(db):
+    """The semantic patch that moves the asynchronous shapes the plan
+    accepted (Plan.async_shape()) to aio_compat_async.h, run after
+    aio_methods.cocci (the methods are segment functions by then, their
+    kiocb req->iocb). The slot that kept the kiocb keeps it (the driver may
+    test it), and gets a struct aio_compat_async beside it, NAME_async:
+
+      X = req->iocb;             ->  X = req->iocb;
+                                     aio_compat_async_init(req, &X_async);
+      return -EIOCBQUEUED;       ->  return aio_compat_queued(req, &X_async);
+      aio_complete(X, res, 0);   ->  aio_compat_complete(&X_async, res);
+      is_sync_kiocb(req->iocb)   ->  !aio_compat_is_async(req)
+
+    and a helper that took the kiocb takes the request. Where the
+    completion freed the object holding the kiocb, it frees it only when
+    aio_compat_complete() says so, and the method frees it after a
+    synchronous wait (the completer no longer does)."""
+    out = ["// SPDX-License-Identifier: GPL-2.0",
+           "// Generated by scripts/cocci/convert_plan.py async-cocci: the",
+           "// asynchronous methods the plan accepted, moved to aio_compat_async.h.",
+           "virtual compat", "virtual native", ""]
+    for fo, a in sorted(db.get("async", {}).items()):
+        name, member = a["name"], a["kind"] == "member"
+        slot = "E->%s" % name if member else name
+        aslot = "&E->%s_async" % name if member else "&%s_async" % name
+        stores = ", ".join(sorted(a["stores"]))
+        for h, hp in sorted(a["helpers"].items()):
+            kio = hp["kio"]
+            out += ["@@", "identifier fn;", "type T;", "parameter list ps, ps2;", "symbol req;", "@@",
+                    "  T %s(ps," % h, "- struct kiocb *%s" % kio, "+ struct aio_compat_req *req",
+                    "  , ps2) { ... }", "",
+                    "@@", "type T;", "symbol req;", "@@", "  T %s(...) {" % h, "  <...",
+                    "- %s->ki_filp" % kio, "+ req->file", "  ...>", "  }", "",
+                    "@@", "type T;", "symbol req;", "@@", "  T %s(...) {" % h, "  <...",
+                    "- %s" % kio, "+ req->iocb", "  ...>", "  }", "",
+                    "@@", "type T;", "parameter list ps, ps2;", "identifier k;", "symbol req;", "@@",
+                    "  T %s(ps," % h, "- struct kiocb *k", "+ struct aio_compat_req *req", "  , ps2);", "",
+                    "@@", "expression list es, es2;", "symbol req;", "@@",
+                    "  %s(es," % h, "- req->iocb", "+ req", "  , es2)", ""]
+        out += ["@@", "identifier fn = {%s};" % stores, "symbol req;", "@@",
+                "  fn(...) {", "  <...", "(", "- !is_sync_kiocb(req->iocb)", "+ aio_compat_is_async(req)",
+                "|", "- is_sync_kiocb(req->iocb)", "+ !aio_compat_is_async(req)", ")", "  ...>", "  }", ""]
+        out += ["@st@", "identifier fn = {%s};" % stores, "expression E;" if member else None,
+                "symbol req;", "@@", "  fn(...) {", "  <...", "  %s = req->iocb;" % slot,
+                "+ aio_compat_async_init(req, %s);" % aslot, "  ...>", "  }", ""]
+        if member and a["freed"]:
+            out += ["@depends on st@", "identifier st.fn;", "type T;", "@@",
+                    "  T fn(...) {", "+ ssize_t queued;", "  ...", "  }", "",
+                    "@@", "identifier st.fn;", "expression st.E;", "symbol req;", "@@",
+                    "  fn(...) {", "  <...", "- return -EIOCBQUEUED;",
+                    "+ queued = aio_compat_queued(req, %s);" % aslot,
+                    "+ if (queued != -EIOCBQUEUED)", "+ kfree(E);", "+ return queued;",
+                    "  ...>", "  }", ""]
+        else:
+            out += ["@@", "identifier st.fn;", "expression st.E;" if member else None,
+                    "symbol req;", "@@", "  fn(...) {", "  <...",
+                    "- return -EIOCBQUEUED;", "+ return aio_compat_queued(req, %s);" % aslot,
+                    "  ...>", "  }", ""]
+        comp = a["completer"]
+        if member and a["freed"]:
+            out += ["@@", "expression E, R;", "@@", "  %s(...) {" % comp, "  <...",
+                    "- aio_complete(%s, R, 0);" % slot, "- kfree(E);",
+                    "+ if (aio_compat_complete(%s, R))" % aslot, "+ kfree(E);", "  ...>", "  }", ""]
+        else:
+            out += ["@@", "expression %sR;" % ("E, " if member else ""), "@@",
+                    "  %s(...) {" % comp, "  <...",
+                    "- aio_complete(%s, R, 0);" % slot,
+                    "+ aio_compat_complete(%s, R);" % aslot, "  ...>", "  }", ""]
+        if member:
+            out += ["@@", "identifier S;", "@@", "  struct S {", "  ...",
+                    "  struct kiocb *%s;" % name, "+ struct aio_compat_async %s_async;" % name,
+                    "  ...", "  };", ""]
+        else:
+            out += ["@@", "@@", "  static struct kiocb *%s;" % name,
+                    "+ static struct aio_compat_async %s_async;" % name, ""]
+    return "\n".join(x for x in out if x is not None) + "\n"
+
+
 def read_map(path):
     m = {}
     with open(path, encoding="utf-8") as fh:
@@ -593,7 +808,7 @@ def read_map(path):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("cmd", choices=["plan", "finish", "lost-cocci"])
+    ap.add_argument("cmd", choices=["plan", "finish", "lost-cocci", "async-cocci"])
     ap.add_argument("--mode", choices=["compat", "native"])
     ap.add_argument("--facts")
     ap.add_argument("--map")
@@ -602,9 +817,10 @@ def main():
     ap.add_argument("--keep-regs", action="append", default=[])
     ap.add_argument("files", nargs="*")
     a = ap.parse_intermixed_args()
-    if a.cmd == "lost-cocci":
+    if a.cmd in ("lost-cocci", "async-cocci"):
         with open(a.db, encoding="utf-8") as fh:
-            sys.stdout.write(lost_cocci(json.load(fh)))
+            db = json.load(fh)
+        sys.stdout.write(lost_cocci(db) if a.cmd == "lost-cocci" else async_cocci(db))
         return 0
     pathmap = read_map(a.map)
     if a.cmd == "plan":

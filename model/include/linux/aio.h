@@ -12,6 +12,7 @@
 #include <linux/kernel.h>
 
 struct file;
+struct io_event;
 
 #define KIOCB_SYNC_KEY		(~0U)
 
@@ -22,6 +23,14 @@ struct kiocb {
 	/* model: aio_complete() on this kiocb (under the runtime's lock) */
 	unsigned int model_completions;
 	long model_res, model_res2;
+#if LINUX_VERSION_CODE < KERNEL_VERSION(2, 6, 20)
+	/*
+	 * The retry model and io_cancel() of 2.6.18-2.6.19, for drivers that
+	 * use them to compile; the model never calls either.
+	 */
+	ssize_t (*ki_retry)(struct kiocb *iocb);
+	int (*ki_cancel)(struct kiocb *iocb, struct io_event *ev);
+#endif
 };
 
 #define is_sync_kiocb(iocb)	((iocb)->ki_key == KIOCB_SYNC_KEY)
@@ -41,6 +50,11 @@ static inline void init_sync_kiocb(struct kiocb *iocb, struct file *filp)
 int aio_complete(struct kiocb *iocb, long res, long res2);
 #else
 void aio_complete(struct kiocb *iocb, long res, long res2);
+#endif
+
+#if LINUX_VERSION_CODE < KERNEL_VERSION(2, 6, 20)
+/* Run ki_retry again from the aio thread; declared only (not modelled). */
+void kick_iocb(struct kiocb *iocb);
 #endif
 
 /* Sleep until aio_complete() reached @iocb; its res. Up to Linux 4.0. */

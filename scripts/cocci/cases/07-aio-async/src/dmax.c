@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Pattern 7, reported: the aio methods queue the request and a helper
+ * Pattern 7, converted: the aio methods queue the request and a helper
  * completes it later with aio_complete() (as LDD3's scullc deferred its
  * asynchronous requests to a work item).
  */
