@@ -3,8 +3,10 @@
  * MODEL, not a kernel: registers every corpus handler with the model's
  * request_irq() and delivers an interrupt to each through the model's
  * do_IRQ(), checking that each handler saw the interrupted registers; drives
- * the aio corpus driver through the model's read(2)/readv(2)/writev(2). Built
- * by scripts/cocci/check-corpus before conversion (2.6.18 world) and after
+ * the aio corpus driver through the model's read(2)/readv(2)/writev(2), and
+ * the asynchronous one through its io_submit() (completed only when the test
+ * runs the work queue) and read(2)/write(2). Built by
+ * scripts/cocci/check-corpus before conversion (2.6.18 world) and after
  * (both worlds).
  */
 #include <stdio.h>
@@ -12,6 +14,8 @@
 #include <linux/interrupt.h>
 #include <linux/fs.h>
 #include <linux/uio.h>
+#include <linux/slab.h>
+#include <linux/workqueue.h>
 #include <model/vfs.h>
 #include "corpus.h"
 
@@ -27,6 +31,7 @@ int corpus_sata_promise_init(struct ata_host *host);
 int corpus_sata_vsc_init(struct ata_host *host);
 int corpus_legacy_cast_init(void);
 const struct file_operations *corpus_membuf_fops(void);
+const struct file_operations *corpus_membuf_async_fops(void);
 
 /*
  * As 2.6.18's do_sync_read(): the method moves ki_pos, f_pos follows it; a
@@ -76,6 +81,107 @@ static bool test_membuf_roundtrip(void)
 	pos = 60;	/* 4 bytes before the end: a short vectored write */
 	if (model_vfs_rwv(&f, 1, wiov, 2, &pos) != 4 || pos != 64)
 		return false;
+	return true;
+}
+
+/* A failed check names itself; the test then stops. */
+#define CORPUS_EXPECT(cond)							\
+	do {									\
+		if (!(cond)) {							\
+			printf("# %s:%d: expected %s\n", __FILE__, __LINE__, #cond); \
+			return false;						\
+		}								\
+	} while (0)
+
+static void fill(char *p, size_t n, char first)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		p[k] = (char)(first + k);
+}
+
+/*
+ * io_submit() PWRITE of 10 bytes at 7: nothing completed while the method
+ * ran (the model's aio_run_iocb() completes whatever is not -EIOCBQUEUED at
+ * once), the bytes not yet in the store; the work queue completes it
+ * exactly once with the byte count, res2 0, and frees the request.
+ */
+static bool test_membuf_async_write_completes_in_work(void)
+{
+	struct file f = { .f_op = corpus_membuf_async_fops() };
+	char out[10], seen[10];
+	struct kiocb kiocb;
+	unsigned int calls = model_aio_completions(NULL);
+	long live = model_slab_live();
+	loff_t pos = 7;
+
+	fill(out, sizeof(out), 'a');
+	CORPUS_EXPECT(model_io_submit(&kiocb, &f, IOCB_CMD_PWRITE, out,
+				      sizeof(out), 7) == 0);
+	CORPUS_EXPECT(model_aio_completions(&kiocb) == 0 && model_aio_completions(NULL) == calls);
+	CORPUS_EXPECT(model_vfs_rw(&f, 0, seen, sizeof(seen), &pos) == 10);
+	CORPUS_EXPECT(memcmp(seen, out, sizeof(out)));
+	flush_scheduled_work();
+	CORPUS_EXPECT(model_aio_completions(&kiocb) == 1 && model_aio_completions(NULL) == calls + 1);
+	CORPUS_EXPECT(kiocb.model_res == 10 && kiocb.model_res2 == 0);
+	flush_scheduled_work();
+	CORPUS_EXPECT(model_aio_completions(&kiocb) == 1);
+	CORPUS_EXPECT(model_slab_live() == live);
+	return true;
+}
+
+/*
+ * io_submit() PREAD of what the test above wrote (at 7), then one that
+ * runs past the end (10 bytes at 60: 4): each queued, then completed once
+ * by the work queue with its byte count and the data in the buffer.
+ */
+static bool test_membuf_async_read_completes_in_work(void)
+{
+	struct file f = { .f_op = corpus_membuf_async_fops() };
+	char out[10], in[10] = { 0 }, tail[10];
+	struct kiocb kiocb, kiocb_tail;
+	unsigned int calls = model_aio_completions(NULL);
+	long live = model_slab_live();
+
+	fill(out, sizeof(out), 'a');
+	CORPUS_EXPECT(model_io_submit(&kiocb, &f, IOCB_CMD_PREAD, in,
+				      sizeof(in), 7) == 0);
+	CORPUS_EXPECT(model_io_submit(&kiocb_tail, &f, IOCB_CMD_PREAD, tail,
+				      sizeof(tail), 60) == 0);
+	CORPUS_EXPECT(model_aio_completions(NULL) == calls);
+	flush_scheduled_work();
+	CORPUS_EXPECT(model_aio_completions(&kiocb) == 1 && kiocb.model_res == 10);
+	CORPUS_EXPECT(model_aio_completions(&kiocb_tail) == 1 && kiocb_tail.model_res == 4);
+	CORPUS_EXPECT(model_aio_completions(NULL) == calls + 2);
+	CORPUS_EXPECT(!memcmp(in, out, sizeof(in)));
+	CORPUS_EXPECT(model_slab_live() == live);
+	return true;
+}
+
+/*
+ * write(2) then read(2) of 5 bytes at 30: served inside the method, so
+ * neither caller sees -EIOCBQUEUED, no kiocb is completed, nothing is left
+ * for the work queue, and f_pos moves.
+ */
+static bool test_membuf_async_sync_rw_served_at_once(void)
+{
+	struct file f = { .f_op = corpus_membuf_async_fops() };
+	char out[5], in[5] = { 0 };
+	unsigned int calls = model_aio_completions(NULL);
+	int queued = *model_sync_queued();
+	long live = model_slab_live();
+	loff_t pos = 30;
+
+	fill(out, sizeof(out), 'A');
+	CORPUS_EXPECT(model_vfs_rw(&f, 1, out, sizeof(out), &pos) == 5 && pos == 35);
+	pos = 30;
+	CORPUS_EXPECT(model_vfs_rw(&f, 0, in, sizeof(in), &pos) == 5 && pos == 35);
+	CORPUS_EXPECT(!memcmp(in, out, sizeof(in)));
+	CORPUS_EXPECT(*model_sync_queued() == queued);
+	flush_scheduled_work();
+	CORPUS_EXPECT(model_aio_completions(NULL) == calls);
+	CORPUS_EXPECT(model_slab_live() == live);
 	return true;
 }
 
@@ -159,6 +265,9 @@ static const struct {
 	{ "sata_vsc_interrupt", test_sata_vsc },
 	{ "legacy_cast_isr", test_legacy_cast },
 	{ "membuf_aio_write_then_readv", test_membuf_roundtrip },
+	{ "membuf_async_io_submit_write_completes_in_work", test_membuf_async_write_completes_in_work },
+	{ "membuf_async_io_submit_read_completes_in_work", test_membuf_async_read_completes_in_work },
+	{ "membuf_async_sync_read_write_served_at_once", test_membuf_async_sync_rw_served_at_once },
 };
 
 int main(void)
