@@ -161,7 +161,8 @@ compile_all
 if [ ! -f "$work/sanity.o" ]; then
 	echo "conftest.sh: the sanity probe did not compile against $target;" >&2
 	echo "the toolchain or tree is broken, so no feature can be decided:" >&2
-	tail -n 30 "$work/build.log" >&2
+	# The first errors say why; make -k ends with a line per probe.
+	grep -v 'not remade because of errors' "$work/build.log" | head -n 30 >&2
 	exit 1
 fi
 
