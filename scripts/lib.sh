@@ -40,6 +40,18 @@ vendor_compat() {
 	done <"$IRQAIO_TOP/compat/MANIFEST"
 }
 
+# suite_sources SUITE: an apt sources.list of SUITE with its updates and
+# security fixes, as a user's machine has them, in the cache; prints its path.
+suite_sources() {
+	local f=$IRQAIO_CACHE/apt/suite-$1.sources.list
+	mkdir -p "$IRQAIO_CACHE/apt"
+	{
+		echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian $1 $1-updates main"
+		echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian-security $1-security main"
+	} >"$f"
+	echo "$f"
+}
+
 # matrix_kdir NAME: the kernel tree of a matrix entry. A ready entry is used
 # as it is (for patched-6.1, qemu/fetch-kernel would rebuild the kernel when
 # core-patch/ changed, which is not a lint's or a packaging check's job);
