@@ -34,7 +34,9 @@ REQUIRED = {
     "variant": ("of",),
 }
 COMMON = ("check", "proves", "from")
-OPTIONAL = ("target", "series", "make_args", "append", "expect", "kcfi_control", "default")
+OPTIONAL = ("target", "series", "make_args", "append", "expect", "kcfi_control", "default",
+            "packages")
+BOOLS = ("check", "kcfi_control", "default", "packages")
 # A source row may name the suites its source package comes from (private
 # apt state, like a Debian row); without them the machine's apt installs it.
 SOURCE_OPTIONAL = ("suites", "security")
@@ -91,6 +93,9 @@ def validate(table):
             if key not in COMMON + REQUIRED[kind] + OPTIONAL + \
                     (SOURCE_OPTIONAL if kind == "source" else ()):
                 problems.append(f"{where}: unknown key '{key}'")
+        for key in BOOLS:
+            if key in r and not isinstance(r[key], bool):
+                problems.append(f"{where}: {key} = {r[key]!r}; use true or false")
         expect = r.get("expect", {})
         if kind == "variant":
             base = table.get(r["of"]) if "of" in r else None
