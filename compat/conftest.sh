@@ -199,7 +199,9 @@ gpl_notes=
 		fi
 	done
 	echo "#endif /* IRQAIO_FEATURES_H */"
-} >"$out.tmp"
-mv "$out.tmp" "$out"
+} >"$out.tmp.$$"
+# A file of its own, renamed over $out: two builds may probe for the same
+# output at once, and neither may see the other's half-written one.
+mv -f "$out.tmp.$$" "$out"
 [ -z "$gpl_notes" ] ||
 	echo "conftest.sh: note: exported to GPL-compatible modules only (a module under another license cannot use these branches): $gpl_notes" >&2
