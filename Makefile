@@ -12,6 +12,9 @@
 
 KERNEL ?= $(shell $(CURDIR)/qemu/matrix.py default)
 FEATURES := compat/generated/irqaio_features.h
+# The drivers' own probes (what a driver needs beyond the shim), decided in
+# the same run and written to the same header.
+DRIVER_PROBES := $(wildcard $(CURDIR)/drivers/*/probes)
 
 # A matrix kernel (qemu/matrix.toml) brings its toolchain: its chroot, when
 # this machine lacks the compiler that built it (KEXEC runs the command
@@ -33,7 +36,8 @@ include $(CURDIR)/compat/toolchain.mk
 # Re-probes only when the tree, the toolchain or the probes changed
 # (conftest.sh decides).
 features:
-	@$(KEXEC) $(CURDIR)/compat/conftest.sh --kdir $(KDIR) --out $(FEATURES) -- $(IRQAIO_TOOLCHAIN_ARGS) $(KMAKE_ARGS)
+	@$(KEXEC) $(CURDIR)/compat/conftest.sh --kdir $(KDIR) --out $(FEATURES) \
+		$(foreach d,$(DRIVER_PROBES),--probes $(d)) -- $(IRQAIO_TOOLCHAIN_ARGS) $(KMAKE_ARGS)
 
 clean:
 	$(KEXEC) $(MAKE) -C $(KDIR) M=$(CURDIR) IRQAIO_TOP=$(CURDIR) clean

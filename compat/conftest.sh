@@ -14,6 +14,9 @@
 #                                         module build gets)
 #   conftest.sh --model 'INCDIR...' --out FILE  the historical API model
 #                                         (userspace, host gcc); see model/README.md
+#   --probes DIR (before --, repeatable)  also the probes DIR/*.c: a driver's
+#                                         own, for what its code needs beyond
+#                                         the shim; one header for both
 #
 # Each probe NAME.c that compiles defines IRQAIO_HAVE_<NAME>. A probe that
 # says "probe: link" also defines IRQAIO_HAVE_<NAME>_EXPORTED when every
@@ -28,17 +31,19 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 mode="" target="" out=""
 toolchain=()
+probe_dirs=("$here/probes")
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kdir) mode=kdir target=$2; shift 2 ;;
 	--model) mode=model target=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
+	--probes) probe_dirs+=("$2"); shift 2 ;;
 	--) shift; toolchain=("$@"); break ;;
 	*) echo "conftest.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
 done
 if [ -z "$mode" ] || [ -z "$out" ]; then
-	echo "usage: conftest.sh --kdir KDIR|--model 'INCDIR...' --out FILE" >&2
+	echo "usage: conftest.sh --kdir KDIR|--model 'INCDIR...' --out FILE [--probes DIR]... [-- VAR=VALUE...]" >&2
 	exit 2
 fi
 
@@ -65,10 +70,31 @@ compiler_identity() {
 	rm -f "$work"/Kbuild "$work"/irqaio_cc_id.* "$work"/.irqaio_cc_id.*
 }
 
+# Every probe, the shim's and the driver's, in one directory.
+for d in "${probe_dirs[@]}"; do
+	for f in "$d"/*.c; do
+		if [ ! -f "$f" ]; then
+			echo "conftest.sh: --probes $d: no probe (*.c) there" >&2
+			exit 2
+		fi
+		# One macro per name: a driver's probe may not shadow another.
+		if [ -e "$work/${f##*/}" ]; then
+			echo "$f:1: a probe named ${f##*/} is already in ${probe_dirs[0]} or an earlier" \
+				"--probes directory; rename it (its name is its macro)" >&2
+			exit 2
+		fi
+		cp "$f" "$work/"
+	done
+done
+
 # Skip the probes when neither the tree, its exports, the toolchain nor the
 # probes changed since $out.
 key_src=$(
-	cat "$0" "$here"/probes/*.c
+	cat "$0"
+	for f in "$work"/*.c; do
+		echo "probe ${f##*/}"
+		cat "$f"
+	done
 	echo "$mode $target ${toolchain[*]}"
 	if [ "$mode" = kdir ]; then
 		cat "$target/include/generated/utsrelease.h" "$target/include/generated/autoconf.h" \
@@ -84,7 +110,6 @@ if [ -f "$out" ] && grep -q "inputs $key " "$out"; then
 	exit 0
 fi
 
-cp "$here"/probes/*.c "$work/"
 probes=$(cd "$work" && find . -maxdepth 1 -name '*.c' | sed 's|^\./||; s|\.c$||' | sort)
 
 compile_all() {

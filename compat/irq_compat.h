@@ -192,17 +192,4 @@ struct pt_regs *irq_compat_regs_outside_handler(void);
 #define IRQ_COMPAT_NO_THREAD 0
 #endif
 
-/**
- * IRQ_COMPAT_PCI_IRQ_INTX - the pci_alloc_irq_vectors() flag for INTx
- *
- * Linux 6.8 added PCI_IRQ_INTX for what was PCI_IRQ_LEGACY; 6.10 removed
- * the old name. Only defined where the tree has pci_alloc_irq_vectors().
- */
-#if defined(IRQAIO_HAVE_PCI_IRQ_INTX)
-#define IRQ_COMPAT_PCI_IRQ_INTX PCI_IRQ_INTX
-#elif defined(IRQAIO_HAVE_PCI_IRQ_LEGACY)
-/* Linux 4.8 to 6.9. */
-#define IRQ_COMPAT_PCI_IRQ_INTX PCI_IRQ_LEGACY
-#endif
-
 #endif /* IRQ_COMPAT_H */

@@ -56,6 +56,20 @@
 
 #define DRV_NAME		"demo_irqdev"
 
+/*
+ * pci_alloc_irq_vectors()'s flag for INTx, by this driver's own probes
+ * (probes/): Linux 6.8 added PCI_IRQ_INTX for what was PCI_IRQ_LEGACY,
+ * 6.10 removed the old name.
+ */
+#if defined(IRQAIO_HAVE_PCI_IRQ_INTX)
+#define DEMO_IRQDEV_PCI_IRQ_INTX	PCI_IRQ_INTX
+#elif defined(IRQAIO_HAVE_PCI_IRQ_LEGACY)
+/* Linux 4.8 to 6.9. */
+#define DEMO_IRQDEV_PCI_IRQ_INTX	PCI_IRQ_LEGACY
+#else
+#error "demo_irqdev: neither PCI_IRQ_INTX nor PCI_IRQ_LEGACY (pci_alloc_irq_vectors(), Linux 4.8)"
+#endif
+
 #define EDU_VENDOR_ID		0x1234
 #define EDU_DEVICE_ID		0x11e8
 
@@ -1215,7 +1229,7 @@ static int demo_irqdev_probe(struct pci_dev *pdev, const struct pci_device_id *i
 	if (!d->bounce)
 		return -ENOMEM;
 
-	irq_types = IRQ_COMPAT_PCI_IRQ_INTX;
+	irq_types = DEMO_IRQDEV_PCI_IRQ_INTX;
 	if (!force_intx)
 		irq_types |= PCI_IRQ_MSI;
 	ret = pci_alloc_irq_vectors(pdev, 1, 1, irq_types);
