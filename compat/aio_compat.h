@@ -422,6 +422,57 @@ static inline ssize_t aio_compat_rw_buf(struct file *file, void __user *buf,
 #error "aio_compat: unknown aio method family"
 #endif
 
+/**
+ * aio_compat_file_nowait() - let RWF_NOWAIT requests reach this file
+ * @file: the file being opened (call it from ->open())
+ *
+ * For a driver whose handler honours aio_compat_may_block(): without
+ * FMODE_NOWAIT in f_mode the kernel refuses RWF_NOWAIT before the driver
+ * sees it. Linux 4.13 added the flag as FMODE_AIO_NOWAIT (commit
+ * b745fafaf70c), 4.14 renamed it; a tree without it has no RWF_NOWAIT.
+ */
+static inline void aio_compat_file_nowait(struct file *file)
+{
+#if defined(IRQAIO_HAVE_AIO_FMODE_NOWAIT)
+	file->f_mode |= FMODE_NOWAIT;
+#endif
+}
+
+/*
+ * AIO_COMPAT_SPLICE_FOPS - splice(2), sendfile(2) and tee(2) through the
+ * handler: the tree's helpers that hand a pipe's pages to ->read_iter and
+ * ->write_iter, which the copy API serves. Where generic_file_splice_read()
+ * still wants a page cache (before ITER_PIPE) only splice to the file;
+ * before read_iter nothing: such a file cannot be spliced there. It brings
+ * its own commas; write it after AIO_COMPAT_FOPS():
+ *
+ *	AIO_COMPAT_FOPS(foo),
+ *	AIO_COMPAT_SPLICE_FOPS
+ *	.unlocked_ioctl = foo_ioctl,
+ */
+#if !defined(AIO_COMPAT__FAMILY_ITER) || !defined(IRQAIO_HAVE_SPLICE_ITER_WRITE)
+/* Before read_iter and iter_file_splice_write() (both Linux 3.16). */
+#define AIO_COMPAT_SPLICE_FOPS
+#elif defined(IRQAIO_HAVE_SPLICE_COPY_READ)
+/* Linux 6.5: pages read through ->read_iter as ITER_BVEC (commit 33b3b041543e). */
+#include <linux/splice.h>
+#define AIO_COMPAT_SPLICE_FOPS						\
+	.splice_read = copy_splice_read,				\
+	.splice_write = iter_file_splice_write,
+#elif defined(IRQAIO_HAVE_SPLICE_GENERIC_READ) && defined(IRQAIO_HAVE_ITER_PIPE)
+/* Linux 4.9 to 6.4: ->read_iter into the pipe as ITER_PIPE (removed by c6585011bc1d). */
+#define AIO_COMPAT_SPLICE_FOPS						\
+	.splice_read = generic_file_splice_read,			\
+	.splice_write = iter_file_splice_write,
+#else
+/*
+ * Linux 3.16 to 4.8: to the file through ->write_iter (commit
+ * 8d0207652cbe); from it only through a page cache.
+ */
+#define AIO_COMPAT_SPLICE_FOPS						\
+	.splice_write = iter_file_splice_write,
+#endif /* splice helpers */
+
 /* Requests finished later (by an interrupt handler), on every family. */
 #include "aio_compat_async.h"
 

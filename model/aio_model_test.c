@@ -106,6 +106,7 @@ static const struct file_operations model_cp_fops = {
 
 static const struct file_operations model_fops = {
 	AIO_COMPAT_FOPS(model_dev),
+	AIO_COMPAT_SPLICE_FOPS
 };
 
 /* The macros must yield exactly the world's prototypes: no casts anywhere. */
@@ -522,6 +523,14 @@ static int test_features(void)
 #endif
 	MODEL_EXPECT(!IS_DEFINED(IRQAIO_HAVE_ITER_UBUF) && !IS_DEFINED(IRQAIO_HAVE_ITER_IOV));
 	MODEL_EXPECT(!IS_DEFINED(IRQAIO_HAVE_AIO_IOCB_NOWAIT));
+	/* splice: generic_file_splice_read() wants a page cache in every world */
+	MODEL_EXPECT(IS_DEFINED(IRQAIO_HAVE_SPLICE_GENERIC_READ) && !IS_DEFINED(IRQAIO_HAVE_ITER_PIPE));
+	MODEL_EXPECT(!model_fops.splice_read);
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(3, 16, 0)
+	MODEL_EXPECT(model_fops.splice_write == iter_file_splice_write);
+#else
+	MODEL_EXPECT(!model_fops.splice_write);
+#endif
 	return 0;
 }
 

@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <time.h>
 #include <linux/errno.h>
+#include <linux/fs.h>
 #include <linux/interrupt.h>
 #include <linux/aio.h>
 #include <linux/slab.h>
@@ -16,6 +17,15 @@
 struct model_irqaction model_irq_table[MODEL_NR_IRQS];
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(2, 6, 19)
 struct pt_regs *__irq_regs;
+#endif
+
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(3, 16, 0)
+/* Only named in a file_operations: the model splices nothing. */
+ssize_t iter_file_splice_write(struct pipe_inode_info *pipe, struct file *out,
+			       loff_t *ppos, size_t len, unsigned int flags)
+{
+	return -EINVAL;
+}
 #endif
 
 /* The one lock of the model's sleeps and wake-ups; protects what they count. */

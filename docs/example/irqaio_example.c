@@ -84,10 +84,8 @@ AIO_COMPAT_DEFINE_METHODS(irqaio_example, irqaio_example_rw);
 
 static int irqaio_example_open(struct inode *inode, struct file *file)
 {
-#if defined(IRQAIO_HAVE_AIO_FMODE_NOWAIT)
-	/* The data path honours IOCB_NOWAIT; without this aio refuses RWF_NOWAIT. */
-	file->f_mode |= FMODE_NOWAIT;
-#endif
+	/* The data path honours IOCB_NOWAIT (aio_compat_may_block()). */
+	aio_compat_file_nowait(file);
 	return 0;
 }
 
@@ -101,6 +99,7 @@ static const struct file_operations irqaio_example_fops = {
 	.open = irqaio_example_open,
 	.llseek = irqaio_example_llseek,
 	AIO_COMPAT_FOPS(irqaio_example),
+	AIO_COMPAT_SPLICE_FOPS
 };
 
 static struct miscdevice irqaio_example_misc = {

@@ -46,7 +46,6 @@
 #include <linux/sched/signal.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
-#include <linux/splice.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
 #include <aio_compat.h>
@@ -232,9 +231,9 @@ static int demo_chardev_open(struct inode *inode, struct file *file)
 		return -ENOMEM;
 	df->dev = container_of(file->private_data, struct demo_chardev, misc);
 	file->private_data = df;
-#if defined(IRQAIO_HAVE_AIO_FMODE_NOWAIT) && !defined(DEMO_CHARDEV_LEGACY)
-	/* We honour IOCB_NOWAIT; without this aio refuses RWF_NOWAIT. */
-	file->f_mode |= FMODE_NOWAIT;
+#if !defined(DEMO_CHARDEV_LEGACY)
+	/* Requests honour IOCB_NOWAIT (aio_compat_may_block()). */
+	aio_compat_file_nowait(file);
 #endif
 	return 0;
 }
@@ -295,16 +294,7 @@ static const struct file_operations demo_chardev_fops = {
 	.write = demo_chardev_write,
 #else
 	AIO_COMPAT_FOPS(demo_chardev),
-#if defined(IRQAIO_HAVE_SPLICE_COPY_READ)
-	/* Linux 6.5: pages read through ->read_iter as ITER_BVEC. */
-	.splice_read = copy_splice_read,
-#elif defined(IRQAIO_HAVE_SPLICE_GENERIC_READ)
-	/* Up to 6.4: ->read_iter into the pipe as ITER_PIPE (4.9+). */
-	.splice_read = generic_file_splice_read,
-#endif
-#if defined(IRQAIO_HAVE_SPLICE_ITER_WRITE)
-	.splice_write = iter_file_splice_write,
-#endif
+	AIO_COMPAT_SPLICE_FOPS
 #endif
 	.unlocked_ioctl = demo_chardev_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,

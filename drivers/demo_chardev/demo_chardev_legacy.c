@@ -45,10 +45,8 @@ static int demo_chardev_open(struct inode *inode, struct file *file)
 
 	if (ret)
 		return ret;
-#if defined(IRQAIO_HAVE_AIO_FMODE_NOWAIT)
 	if (nowait)
-		file->f_mode |= FMODE_NOWAIT;
-#endif
+		aio_compat_file_nowait(file);
 	if (nonseekable)
 		return nonseekable_open(inode, file);
 	return 0;

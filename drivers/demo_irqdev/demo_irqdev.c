@@ -1106,10 +1106,8 @@ static int demo_irqdev_open(struct inode *inode, struct file *file)
 
 	kref_get(&d->ref);
 	file->private_data = d;
-#if defined(IRQAIO_HAVE_AIO_FMODE_NOWAIT)
-	/* Requests honour IOCB_NOWAIT; without this aio refuses RWF_NOWAIT. */
-	file->f_mode |= FMODE_NOWAIT;
-#endif
+	/* Requests honour IOCB_NOWAIT (aio_compat_may_block()). */
+	aio_compat_file_nowait(file);
 	return 0;
 }
 

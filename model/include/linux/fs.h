@@ -3,7 +3,8 @@
  * MODEL, not a kernel: struct file and the I/O methods of file_operations
  * before and after Linux 2.6.19 (commits 027445c37282 and ee0b3e671baf), as
  * the world's <linux/version.h> selects, and from 3.16 ->read_iter/
- * ->write_iter beside them (the iov_iter itself: the world's <linux/uio.h>).
+ * ->write_iter beside them (the iov_iter itself: the world's <linux/uio.h>);
+ * the splice methods and helpers a driver's file_operations may name.
  */
 #ifndef MODEL_LINUX_FS_H
 #define MODEL_LINUX_FS_H
@@ -16,6 +17,7 @@
 struct kiocb;
 struct file;
 struct iov_iter;
+struct pipe_inode_info;
 
 struct file_operations {
 	loff_t (*llseek)(struct file *, loff_t, int);
@@ -37,7 +39,24 @@ struct file_operations {
 	ssize_t (*read_iter)(struct kiocb *, struct iov_iter *);
 	ssize_t (*write_iter)(struct kiocb *, struct iov_iter *);
 #endif
+	/* Linux 2.6.17: splice. */
+	ssize_t (*splice_write)(struct pipe_inode_info *, struct file *,
+				loff_t *, size_t, unsigned int);
+	ssize_t (*splice_read)(struct file *, loff_t *,
+			       struct pipe_inode_info *, size_t, unsigned int);
 };
+
+/*
+ * Through the page cache, which a device has not, until ITER_PIPE (4.9)
+ * made it a ->read_iter call; the shim takes it only then.
+ */
+ssize_t generic_file_splice_read(struct file *, loff_t *,
+				 struct pipe_inode_info *, size_t, unsigned int);
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(3, 16, 0)
+/* Linux 3.16: commit 8d0207652cbe, the pipe's pages to ->write_iter. */
+ssize_t iter_file_splice_write(struct pipe_inode_info *, struct file *,
+			       loff_t *, size_t, unsigned int);
+#endif
 
 struct file {
 	const struct file_operations *f_op;
