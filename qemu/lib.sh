@@ -145,6 +145,22 @@ kernel_make_args() {
 	cat "$(kernel_dir "$1")/make_args" 2>/dev/null || true
 }
 
+# kernel_llvm K: the LLVM= of K's make arguments: "-N" for a kernel built
+# with one LLVM's versioned tools (clang-N...), "1" for unversioned ones,
+# nothing for gcc.
+kernel_llvm() {
+	kernel_make_args "$1" | sed -n 's/^LLVM=//p'
+}
+
+# kernel_llvm_bin K: for an LLVM=-N kernel, /usr/lib/llvm-N/bin: that LLVM's
+# unversioned tools, which dkms calls (CC=clang LD=ld.lld) for a kernel
+# built with clang; nothing for any other kernel.
+kernel_llvm_bin() {
+	local llvm
+	llvm=$(kernel_llvm "$1")
+	case $llvm in -[0-9]*) echo "/usr/lib/llvm$llvm/bin" ;; esac
+}
+
 # private_apt NAME: an apt state of its own for matrix row NAME, in
 # $IRQAIO_CACHE/apt/NAME, with the row's suites and security suites (and
 # its target release), updated from deb.debian.org now. The machine's own
