@@ -75,7 +75,9 @@
  * (model/aio_model_test.c, model/worlds/); the other iov_iter branches by
  * the kernel matrix (5.10: ITER_IOVEC with ->iov, ITER_PIPE; 6.1:
  * + ITER_UBUF, ITER_XARRAY; 6.12: + iter_iov(), ITER_FOLIOQ, no ITER_PIPE).
- * model/branch-coverage checks that each branch is selected by some build.
+ * Each branch defines an IRQAIO_BRANCH_* marker; model/branch-coverage
+ * collects them from every build and checks that each branch is selected by
+ * one.
  */
 #ifndef AIO_COMPAT_H
 #define AIO_COMPAT_H
@@ -413,10 +415,13 @@ static inline ssize_t aio_compat_rw_buf(struct file *file, void __user *buf,
  */
 #if defined(AIO_COMPAT__FAMILY_ITER)
 #include "aio_compat_iter.h"
+#define IRQAIO_BRANCH_AIO_FAMILY_ITER
 #elif defined(IRQAIO_HAVE_AIO_READ_IOVEC)
 #include "aio_compat_iovec.h"
+#define IRQAIO_BRANCH_AIO_FAMILY_IOVEC
 #elif defined(IRQAIO_HAVE_AIO_READ_BUF) && defined(IRQAIO_HAVE_AIO_READV_METHOD)
 #include "aio_compat_buf.h"
+#define IRQAIO_BRANCH_AIO_FAMILY_BUF
 #else
 /* none of: read_iter, iovec aio_read, single-buffer aio_read + readv */
 #error "aio_compat: unknown aio method family"
@@ -431,6 +436,11 @@ static inline ssize_t aio_compat_rw_buf(struct file *file, void __user *buf,
  * sees it. Linux 4.13 added the flag as FMODE_AIO_NOWAIT (commit
  * b745fafaf70c), 4.14 renamed it; a tree without it has no RWF_NOWAIT.
  */
+#if defined(IRQAIO_HAVE_AIO_FMODE_NOWAIT)
+#define IRQAIO_BRANCH_AIO_FMODE_NOWAIT
+#else
+#define IRQAIO_BRANCH_AIO_NO_FMODE_NOWAIT
+#endif
 static inline void aio_compat_file_nowait(struct file *file)
 {
 #if defined(IRQAIO_HAVE_AIO_FMODE_NOWAIT)
@@ -453,17 +463,20 @@ static inline void aio_compat_file_nowait(struct file *file)
 #if !defined(AIO_COMPAT__FAMILY_ITER) || !defined(IRQAIO_HAVE_SPLICE_ITER_WRITE)
 /* Before read_iter and iter_file_splice_write() (both Linux 3.16). */
 #define AIO_COMPAT_SPLICE_FOPS
+#define IRQAIO_BRANCH_AIO_SPLICE_NONE
 #elif defined(IRQAIO_HAVE_SPLICE_COPY_READ)
 /* Linux 6.5: pages read through ->read_iter as ITER_BVEC (commit 33b3b041543e). */
 #include <linux/splice.h>
 #define AIO_COMPAT_SPLICE_FOPS						\
 	.splice_read = copy_splice_read,				\
 	.splice_write = iter_file_splice_write,
+#define IRQAIO_BRANCH_AIO_SPLICE_COPY_READ
 #elif defined(IRQAIO_HAVE_SPLICE_GENERIC_READ) && defined(IRQAIO_HAVE_ITER_PIPE)
 /* Linux 4.9 to 6.4: ->read_iter into the pipe as ITER_PIPE (removed by c6585011bc1d). */
 #define AIO_COMPAT_SPLICE_FOPS						\
 	.splice_read = generic_file_splice_read,			\
 	.splice_write = iter_file_splice_write,
+#define IRQAIO_BRANCH_AIO_SPLICE_GENERIC_READ
 #else
 /*
  * Linux 3.16 to 4.8: to the file through ->write_iter (commit
@@ -471,6 +484,7 @@ static inline void aio_compat_file_nowait(struct file *file)
  */
 #define AIO_COMPAT_SPLICE_FOPS						\
 	.splice_write = iter_file_splice_write,
+#define IRQAIO_BRANCH_AIO_SPLICE_WRITE_ONLY
 #endif /* splice helpers */
 
 /* Requests finished later (by an interrupt handler), on every family. */

@@ -72,15 +72,18 @@
 #if defined(IRQAIO_HAVE_AIO_KI_COMPLETE_2ARG)
 /* Linux 5.16: ki_complete(iocb, res) (commit 6b19b766e8f0). */
 #define AIO_COMPAT_COMPLETE_KIND	3
+#define IRQAIO_BRANCH_AIO_COMPLETE_KI_COMPLETE
 #define aio_compat__ki_complete(iocb, res)	((iocb)->ki_complete((iocb), (res)))
 #elif defined(IRQAIO_HAVE_AIO_KI_COMPLETE_3ARG)
 /* Linux 4.1-5.15: ki_complete(iocb, res, res2) (commit 04b2fa9f8f36). */
 #define AIO_COMPAT_COMPLETE_KIND	2
+#define IRQAIO_BRANCH_AIO_COMPLETE_KI_COMPLETE_RES2
 #define aio_compat__ki_complete(iocb, res)	((iocb)->ki_complete((iocb), (res), 0))
 #elif defined(IRQAIO_HAVE_AIO_COMPLETE_3ARG_EXPORTED)
 /* Linux 2.6.18-4.0: the exported aio_complete() in <linux/aio.h>. */
 #include <linux/aio.h>
 #define AIO_COMPAT_COMPLETE_KIND	1
+#define IRQAIO_BRANCH_AIO_COMPLETE_AIO_COMPLETE
 #define aio_compat__ki_complete(iocb, res)	aio_complete((iocb), (res), 0)
 #endif /* completion */
 
@@ -99,12 +102,15 @@
 #if defined(IRQAIO_HAVE_ITER_EXTRACT_PAGES_EXPORTED) && defined(AIO_COMPAT__FAMILY_ITER)
 /* Linux 6.3: iov_iter_extract_pages() (commit 7d58fe731028). */
 #define AIO_COMPAT_PIN_KIND	2
+#define IRQAIO_BRANCH_AIO_PIN_EXTRACT_PAGES
 #elif defined(IRQAIO_HAVE_PIN_USER_PAGES_FAST_EXPORTED) && \
 	defined(AIO_COMPAT__FAMILY_ITER) && defined(IRQAIO_HAVE_ITER_TYPE_HELPERS)
 /* Linux 5.6-6.2: pin_user_pages_fast() (commit eddb1c228f79). */
 #define AIO_COMPAT_PIN_KIND	1
+#define IRQAIO_BRANCH_AIO_PIN_USER_PAGES_FAST
 #else
 #define AIO_COMPAT_PIN_KIND	0
+#define IRQAIO_BRANCH_AIO_PIN_NONE
 #endif /* pinning */
 
 /*
@@ -114,9 +120,11 @@
  */
 #if defined(IRQAIO_HAVE_AIO_CANCEL_AIO_RW_EXPORTED)
 #define AIO_COMPAT_CAN_CANCEL	1
+#define IRQAIO_BRANCH_AIO_CAN_CANCEL
 #include <linux/aio.h>
 #else
 #define AIO_COMPAT_CAN_CANCEL	0
+#define IRQAIO_BRANCH_AIO_CANNOT_CANCEL
 #endif
 
 /**

@@ -24,11 +24,23 @@
 #if defined(IRQAIO_HAVE_ITER_IOV)
 /* Linux 6.4: the array is iter->__iov behind iter_iov() (commit de4f5fed3f23). */
 #define aio_compat__iter_iovec(i)	iter_iov(i)
+#define IRQAIO_BRANCH_AIO_ITER_IOV
 #elif defined(IRQAIO_HAVE_ITER_IOV_FIELD)
 /* Linux 3.16-6.3: the public member iter->iov (commit 293bc9822fa9). */
 #define aio_compat__iter_iovec(i)	((i)->iov)
+#define IRQAIO_BRANCH_AIO_ITER_IOV_FIELD
 #else
 #error "aio_compat: iov_iter has neither iter_iov() nor an iov member: unknown kernel"
+#endif
+#if defined(IRQAIO_HAVE_ITER_UBUF)
+#define IRQAIO_BRANCH_AIO_ITER_UBUF
+#else
+#define IRQAIO_BRANCH_AIO_ITER_NO_UBUF
+#endif
+#if defined(IRQAIO_HAVE_AIO_IOCB_NOWAIT)
+#define IRQAIO_BRANCH_AIO_ITER_IOCB_NOWAIT
+#else
+#define IRQAIO_BRANCH_AIO_ITER_NO_IOCB_NOWAIT
 #endif
 
 /*
@@ -49,6 +61,7 @@ aio_compat__iter_shape(const struct iov_iter *i)
 	 * Linux 4.20: iov_iter_is_kvec()/_bvec()/_discard() (commit
 	 * 00e23707442a, ITER_DISCARD from commit 9ea9ce0422a3).
 	 */
+#define IRQAIO_BRANCH_AIO_ITER_TYPE_HELPERS
 	if (iter_is_iovec(i))
 		return AIO_COMPAT_SHAPE_IOVEC;
 	if (iov_iter_is_kvec(i))
@@ -59,16 +72,19 @@ aio_compat__iter_shape(const struct iov_iter *i)
 		return AIO_COMPAT_SHAPE_DISCARD;
 #if defined(IRQAIO_HAVE_ITER_PIPE)
 	/* Linux 4.9-6.4: ITER_PIPE (commit 241699cd72a8, gone in 3fc40265ae2b). */
+#define IRQAIO_BRANCH_AIO_ITER_PIPE
 	if (iov_iter_is_pipe(i))
 		return AIO_COMPAT_SHAPE_PIPE;
 #endif
 #if defined(IRQAIO_HAVE_ITER_XARRAY)
 	/* Linux 5.14: ITER_XARRAY (commit 7ff5062079ef). */
+#define IRQAIO_BRANCH_AIO_ITER_XARRAY
 	if (iov_iter_is_xarray(i))
 		return AIO_COMPAT_SHAPE_XARRAY;
 #endif
 #if defined(IRQAIO_HAVE_ITER_FOLIOQ)
 	/* Linux 6.12: ITER_FOLIOQ (commit db0aa2e9566f). */
+#define IRQAIO_BRANCH_AIO_ITER_FOLIOQ
 	if (iov_iter_is_folioq(i))
 		return AIO_COMPAT_SHAPE_FOLIOQ;
 #endif
@@ -80,6 +96,7 @@ aio_compat__iter_shape(const struct iov_iter *i)
 	 * 62a8067a7f35, 3.16), ITER_IOVEC is 0. ITER_PIPE (4.9-4.19) has no
 	 * probe here and counts as OTHER, never as user memory.
 	 */
+#define IRQAIO_BRANCH_AIO_ITER_TYPE_FIELD
 	if (i->type & ITER_KVEC)
 		return AIO_COMPAT_SHAPE_KVEC;
 	if (i->type & ITER_BVEC)

@@ -10,7 +10,9 @@
  * change there. Both prototypes therefore exist with the same
  * LINUX_VERSION_CODE, so everything below is decided by compile probes
  * (compat/probes/, run by compat/conftest.sh against the target tree), never
- * by version numbers.
+ * by version numbers. Each branch defines an IRQAIO_BRANCH_* marker, which
+ * model/branch-coverage collects from every build to check that each branch
+ * is compiled by one.
  *
  * A driver writes:
  *
@@ -54,6 +56,7 @@ enum { irq_compat_regs_arg = 0 };
 #if defined(IRQAIO_HAVE_IRQ_HANDLER_2ARG)
 /* Linux 2.6.19+: irqreturn_t (*)(int, void *) (commit 7d12e780e003). */
 #define IRQAIO_IRQ_HANDLER_ARGS 2
+#define IRQAIO_BRANCH_IRQ_HANDLER_2ARG
 /**
  * IRQ_COMPAT_HANDLER() - declare an interrupt handler with the tree's prototype
  * @name: function name, passed to request_irq() as is
@@ -69,6 +72,7 @@ enum { irq_compat_regs_arg = 0 };
 #elif defined(IRQAIO_HAVE_IRQ_HANDLER_3ARG)
 /* Linux 2.6.18 and older: irqreturn_t (*)(int, void *, struct pt_regs *). */
 #define IRQAIO_IRQ_HANDLER_ARGS 3
+#define IRQAIO_BRANCH_IRQ_HANDLER_3ARG
 #define IRQ_COMPAT_HANDLER(name, irq, dev_id) \
 	irqreturn_t name(int irq, void *dev_id, struct pt_regs *irq_compat_regs_arg)
 #else
@@ -80,11 +84,13 @@ enum { irq_compat_regs_arg = 0 };
 #if defined(IRQAIO_HAVE_GET_IRQ_REGS_EXPORTED)
 /* Linux 2.6.19+: the per-CPU pointer, set by the IRQ entry code. */
 #define irq_compat_get_irq_regs() get_irq_regs()
+#define IRQAIO_BRANCH_GET_IRQ_REGS_EXPORTED
 #else
 /* The tree has get_irq_regs() but does not export it: fail only where used. */
 __attribute__((__error__("get_irq_regs() is not exported to modules by this kernel")))
 struct pt_regs *irq_compat_no_get_irq_regs(void);
 #define irq_compat_get_irq_regs() irq_compat_no_get_irq_regs()
+#define IRQAIO_BRANCH_GET_IRQ_REGS_UNEXPORTED
 #endif
 #elif defined(IRQAIO_HAVE_IRQ_HANDLER_2ARG)
 #error "irq_compat: 2-argument IRQ handlers but no get_irq_regs(): unknown kernel"
@@ -97,6 +103,7 @@ struct pt_regs *irq_compat_no_get_irq_regs(void);
 __attribute__((__error__("irq_compat_regs() used outside IRQ_COMPAT_HANDLER()")))
 struct pt_regs *irq_compat_regs_outside_handler(void);
 #define irq_compat_get_irq_regs() irq_compat_regs_outside_handler()
+#define IRQAIO_BRANCH_NO_GET_IRQ_REGS
 #endif
 
 /**
@@ -136,6 +143,7 @@ struct pt_regs *irq_compat_regs_outside_handler(void);
 #include <asm/nmi.h>
 /* Linux 3.2+ stock x86: int (*)(unsigned int, struct pt_regs *) (commit c9126b2ee8ad). */
 #define IRQAIO_NMI_HANDLER_ARGS 2
+#define IRQAIO_BRANCH_NMI_HANDLER_REGS
 #if defined(NMI_HANDLER_NO_REGS)
 #error "irq_compat: <asm/nmi.h> says NMI_HANDLER_NO_REGS but the probe found the regs prototype"
 #endif
@@ -156,10 +164,14 @@ struct pt_regs *irq_compat_regs_outside_handler(void);
  * NMI_HANDLER_NO_REGS; the probe, not the macro, decides here.
  */
 #define IRQAIO_NMI_HANDLER_ARGS 1
+#define IRQAIO_BRANCH_NMI_HANDLER_NOREGS
 #define NMI_COMPAT_HANDLER(name, type) \
 	int name(unsigned int type)
 #elif defined(CONFIG_X86)
 #error "irq_compat: unknown x86 NMI handler prototype: neither NMI probe compiled"
+#else
+/* Not x86: no NMI_COMPAT_HANDLER(). */
+#define IRQAIO_BRANCH_NMI_NOT_X86
 #endif /* NMI handler prototype */
 
 /**
@@ -188,8 +200,10 @@ struct pt_regs *irq_compat_regs_outside_handler(void);
  */
 #if defined(IRQAIO_HAVE_IRQF_NO_THREAD)
 #define IRQ_COMPAT_NO_THREAD IRQF_NO_THREAD
+#define IRQAIO_BRANCH_IRQF_NO_THREAD
 #else
 #define IRQ_COMPAT_NO_THREAD 0
+#define IRQAIO_BRANCH_NO_IRQF_NO_THREAD
 #endif
 
 #endif /* IRQ_COMPAT_H */

@@ -248,7 +248,8 @@ build_userspace_tests() {
 # OUT/src (default OUT: build/KERNEL), so kernels never share objects or
 # probe results. Leaves the .ko files in OUT/modules, the test-only
 # modules of userspace-tests/kmod in OUT/testmods (the tests load them),
-# the log in OUT/build.log.
+# the log in OUT/build.log; for the checkout's own build (no TREE), the
+# shim's macros as the kernel's build defines them in OUT/macros.h.
 build_modules() {
 	local k=$1 kdir tree=${3:-$IRQAIO_TOP} out=${4:-$BUILD/$1}
 	local src=$out/src
@@ -265,6 +266,18 @@ build_modules() {
 	find "$src/drivers" -name '*.ko' -exec cp {} "$out/modules/" \;
 	sign_modules "$k" "$2" "$out/modules/"*.ko
 	cp "$src/compat/generated/irqaio_features.h" "$out/irqaio_features.h"
+	if [ -z "${3:-}" ]; then
+		# The shim's macros as this kernel's build sees them, its
+		# branch markers among them (model/branch-coverage): the
+		# preprocessor's dump of the driver that includes both headers.
+		# shellcheck disable=SC2046 # one argument a word
+		kernel_exec "$k" make -C "$kdir" M="$src" IRQAIO_TOP="$src" $(kernel_make_args "$k") \
+			KCFLAGS=-dM drivers/demo_irqdev/demo_irqdev.i >>"$out/build.log" 2>&1 || {
+			tail -n 20 "$out/build.log" >&2
+			return 1
+		}
+		cp "$src/drivers/demo_irqdev/demo_irqdev.i" "$out/macros.h"
+	fi
 	mkdir -p "$out/testmods"
 	rm -f "$out/testmods/"*.ko
 	if [ -d "$src/userspace-tests/kmod" ]; then
