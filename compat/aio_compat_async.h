@@ -174,7 +174,9 @@ static inline void aio_compat_async_init(const struct aio_compat_req *req,
 	*a = (struct aio_compat_async) {
 		.iocb = aio_compat_is_async(req) ? req->iocb : NULL,
 	};
-	init_completion(&a->done);
+	/* Only a synchronous caller waits in aio_compat_queued(). */
+	if (!a->iocb)
+		init_completion(&a->done);
 }
 
 /* Release the pinned pages and the list; callable in any context. */
@@ -304,8 +306,9 @@ static inline int aio_compat__pin_alloc(struct aio_compat_async *a,
 	n = iov_iter_npages(i, INT_MAX);
 	if (!n)
 		return -EFAULT;
-	a->pages = kcalloc(n, sizeof(*a->pages), GFP_KERNEL);
-	a->sgl = kcalloc(n, sizeof(*a->sgl), GFP_KERNEL);
+	/* Not zeroed: entries are read only once filled, sg_init_table() below. */
+	a->pages = kmalloc_array(n, sizeof(*a->pages), GFP_KERNEL);
+	a->sgl = kmalloc_array(n, sizeof(*a->sgl), GFP_KERNEL);
 	if (!a->pages || !a->sgl) {
 		aio_compat__unpin(a);
 		return -ENOMEM;
