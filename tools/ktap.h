@@ -1,12 +1,26 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * ktap.h - a small KTAP runner for the in-guest tests, in the manner of
- * tools/testing/selftests/kselftest_harness.h: every test runs in a forked
- * child with a timeout; a test returns KTAP_PASS, KTAP_FAIL or KTAP_SKIP and
- * explains itself with ktap_diag(). The program exits 0 when nothing failed,
- * 1 when something failed, 4 when everything was skipped. Also the waits the
- * tests share: for another task to be inside a system call, never for a
- * stretch of time that a loaded host may not honour.
+ * ktap.h - the KTAP emitter of the in-guest C test programs, in the
+ * manner of tools/testing/selftests/kselftest_harness.h. A test is written
+ * once, and that registers it:
+ *
+ *	KTAP_TEST(irq_fire_1, 30)
+ *	{
+ *		KTAP_EXPECT(fire(1) == 0, "fire: %s", strerror(errno));
+ *		return KTAP_PASS;
+ *	}
+ *
+ * and main() ends with "return ktap_main(suite);", which prints the plan,
+ * counted from what registered, then runs the tests in the order they are
+ * defined, each in a forked child with its timeout in seconds. A test
+ * returns KTAP_PASS, KTAP_FAIL or KTAP_SKIP and explains itself with
+ * ktap_diag(); KTAP_EXPECT() fails it with the place and the reason. The
+ * program exits 0 when nothing failed, 1 when something failed, 4 when
+ * everything was skipped. Also what the tests share: the matrix's facts
+ * about the kernel, and waits for another task to be inside a system call,
+ * never for a stretch of time that a loaded host may not honour.
+ *
+ * Include it in one file of a program: the list of tests is that file's.
  */
 #ifndef IRQAIO_KTAP_H
 #define IRQAIO_KTAP_H
@@ -28,9 +42,59 @@ struct ktap_test {
 	const char *name;
 	int (*fn)(void);
 	unsigned int timeout_s;
+	struct ktap_test *next;
 };
 
-static inline void ktap_diag(const char *fmt, ...)
+/*
+ * The tests KTAP_TEST() registered, in the order they are defined. Each
+ * registers from a constructor of its own. Constructors run in the order
+ * they are defined, or in reverse with some toolchains; ktap_ctors_order(),
+ * defined here before any test, runs first or last and so tells which, as
+ * kselftest_harness.h's __constructor_order_forward does.
+ */
+static struct ktap_test *ktap_first, *ktap_last;
+static int ktap_ctors_forward;
+
+static void __attribute__((constructor)) ktap_ctors_order(void)
+{
+	ktap_ctors_forward = 1;
+}
+
+static inline void ktap_register(struct ktap_test *t)
+{
+	if (!ktap_first) {
+		ktap_first = t;
+		ktap_last = t;
+	} else if (ktap_ctors_forward) {
+		ktap_last->next = t;
+		ktap_last = t;
+	} else {
+		t->next = ktap_first;
+		ktap_first = t;
+	}
+}
+
+/*
+ * Define test ID, reported under that name, and register it; the body
+ * follows. TIMEOUT: seconds before the test is killed and fails (0: 60).
+ */
+#define KTAP_TEST(id, timeout)						\
+	static int id(void);						\
+	static struct ktap_test ktap_test_##id = {			\
+		.name = #id, .fn = id, .timeout_s = (timeout),		\
+	};								\
+	static void __attribute__((constructor)) ktap_register_##id(void) \
+	{								\
+		ktap_register(&ktap_test_##id);				\
+	}								\
+	static int id(void)
+
+static inline unsigned int ktap_timeout(const struct ktap_test *t)
+{
+	return t->timeout_s ? t->timeout_s : 60;
+}
+
+static inline void __attribute__((format(printf, 1, 2))) ktap_diag(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -42,12 +106,15 @@ static inline void ktap_diag(const char *fmt, ...)
 	fflush(stdout);
 }
 
-/* Fail the current test with a message naming the place. */
+/*
+ * Fail the current test unless COND, naming the place, then saying why
+ * with the printf-style arguments that follow, if any.
+ */
 #define KTAP_EXPECT(cond, ...)						\
 	do {								\
 		if (!(cond)) {						\
 			ktap_diag("%s:%d: expected %s", __FILE__, __LINE__, #cond); \
-			ktap_diag(__VA_ARGS__);				\
+			__VA_OPT__(ktap_diag(__VA_ARGS__);)		\
 			return KTAP_FAIL;				\
 		}							\
 	} while (0)
@@ -181,6 +248,7 @@ static inline int ktap_wait_syscall(pid_t tid, long nr)
 	return 0;
 }
 
+/* Run test T in a child of its own; what it returned. */
 static inline int ktap_run_one(const struct ktap_test *t)
 {
 	int status;
@@ -191,7 +259,7 @@ static inline int ktap_run_one(const struct ktap_test *t)
 	if (pid < 0)
 		return KTAP_FAIL;
 	if (pid == 0) {
-		alarm(t->timeout_s ? t->timeout_s : 60);
+		alarm(ktap_timeout(t));
 		_exit(t->fn());
 	}
 	if (waitpid(pid, &status, 0) < 0)
@@ -204,26 +272,43 @@ static inline int ktap_run_one(const struct ktap_test *t)
 	return WEXITSTATUS(status);
 }
 
-static inline int ktap_main(const char *suite, const struct ktap_test *tests,
-			    size_t n)
+/* The comment under the plan: what ran, where. */
+static inline void ktap_about(char *buf, size_t len, const char *suite)
 {
-	size_t i, pass = 0, fail = 0, skip = 0;
+	snprintf(buf, len, "%s on %s", suite, ktap_kernel());
+}
 
+/*
+ * Run every registered test: the version line, the plan counted from what
+ * registered, a comment saying what runs where, a result per test, a
+ * summary. The exit status as above.
+ */
+static inline int ktap_main(const char *suite)
+{
+	const struct ktap_test *t;
+	size_t i = 0, n = 0, pass = 0, fail = 0, skip = 0;
+	char about[256];
+
+	for (t = ktap_first; t; t = t->next)
+		n++;
+	ktap_about(about, sizeof(about), suite);
 	/* The plan right after the version line: kunit.py's parser wants it there. */
-	printf("KTAP version 1\n1..%zu\n# %s on %s\n", n, suite, ktap_kernel());
-	for (i = 0; i < n; i++) {
-		int r = ktap_run_one(&tests[i]);
+	printf("KTAP version 1\n1..%zu\n# %s\n", n, about);
+	for (t = ktap_first; t; t = t->next) {
+		int r = ktap_run_one(t);
 
+		i++;
 		if (r == KTAP_PASS) {
 			pass++;
-			printf("ok %zu %s\n", i + 1, tests[i].name);
+			printf("ok %zu %s\n", i, t->name);
 		} else if (r == KTAP_SKIP) {
 			skip++;
-			printf("ok %zu %s # SKIP\n", i + 1, tests[i].name);
+			printf("ok %zu %s # SKIP\n", i, t->name);
 		} else {
 			fail++;
-			printf("not ok %zu %s\n", i + 1, tests[i].name);
+			printf("not ok %zu %s\n", i, t->name);
 		}
+		/* out before the next test, which may end the program */
 		fflush(stdout);
 	}
 	printf("# %s: %zu pass, %zu fail, %zu skip\n", suite, pass, fail, skip);
@@ -232,7 +317,24 @@ static inline int ktap_main(const char *suite, const struct ktap_test *tests,
 	return pass ? 0 : 4;
 }
 
-#define KTAP_TEST(fn, timeout) { #fn, fn, timeout }
+/*
+ * A program whose setup failed, so that none of its tests can run: a
+ * document of one failed result, SUITE_setup, saying why.
+ */
+static inline int __attribute__((format(printf, 2, 3)))
+ktap_setup_failed(const char *suite, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("KTAP version 1\n1..1\nnot ok 1 %s_setup # ", suite);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	fflush(stdout);
+	return 1;
+}
+
 #define KTAP_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 #endif /* IRQAIO_KTAP_H */
