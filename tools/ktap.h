@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * ktap.h - the KTAP emitter of the in-guest C test programs, in the
- * manner of tools/testing/selftests/kselftest_harness.h. A test is written
- * once, and that registers it:
+ * ktap.h - the KTAP emitter of the C test programs (the in-guest tests,
+ * the historical API MODEL's tests), in the manner of
+ * tools/testing/selftests/kselftest_harness.h. A test is written once, and
+ * that registers it:
  *
  *	KTAP_TEST(irq_fire_1, 30)
  *	{
@@ -12,29 +13,39 @@
  *
  * and main() ends with "return ktap_main(suite);", which prints the plan,
  * counted from what registered, then runs the tests in the order they are
- * defined, each in a forked child with its timeout in seconds. A test
- * returns KTAP_PASS, KTAP_FAIL or KTAP_SKIP and explains itself with
- * ktap_diag(); KTAP_EXPECT() fails it with the place and the reason. The
- * program exits 0 when nothing failed, 1 when something failed, 4 when
- * everything was skipped. Also what the tests share: the matrix's facts
- * about the kernel, and waits for another task to be inside a system call,
- * never for a stretch of time that a loaded host may not honour.
+ * defined, each with its timeout in seconds. A test returns KTAP_PASS,
+ * KTAP_FAIL or KTAP_SKIP and explains itself with ktap_diag();
+ * KTAP_EXPECT() fails it with the place and the reason. The program exits
+ * 0 when nothing failed, 1 when something failed, 4 when everything was
+ * skipped. Also what the in-guest tests share: the matrix's facts about
+ * the kernel, and waits for another task to be inside a system call, never
+ * for a stretch of time that a loaded host may not honour.
+ *
+ * In the guest each test runs in a forked child. A program built in a
+ * MODEL world (MODEL_WORLD defined: the tests in model/) runs them in this
+ * process instead, one after the other: they use what an earlier test left
+ * or a thread main() started, which a forked child would not share. Its
+ * document says it is a MODEL, not a kernel, and it sees none of the
+ * in-guest helpers: their libc headers define types, such as loff_t, that
+ * the model's kernel headers define their own way.
  *
  * Include it in one file of a program: the list of tests is that file's.
  */
 #ifndef IRQAIO_KTAP_H
 #define IRQAIO_KTAP_H
 
-#include <fcntl.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <unistd.h>
+#ifndef MODEL_WORLD
+#include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
-#include <unistd.h>
+#endif
 
 enum { KTAP_PASS = 0, KTAP_FAIL = 1, KTAP_SKIP = 4 };
 
@@ -119,6 +130,7 @@ static inline void __attribute__((format(printf, 1, 2))) ktap_diag(const char *f
 		}							\
 	} while (0)
 
+#ifndef MODEL_WORLD
 /* The kernel this guest runs, as the host named it (qemu/run). */
 static inline const char *ktap_kernel(void)
 {
@@ -248,7 +260,7 @@ static inline int ktap_wait_syscall(pid_t tid, long nr)
 	return 0;
 }
 
-/* Run test T in a child of its own; what it returned. */
+/* Run test T; what it returned. In the guest: in a child of its own. */
 static inline int ktap_run_one(const struct ktap_test *t)
 {
 	int status;
@@ -277,6 +289,23 @@ static inline void ktap_about(char *buf, size_t len, const char *suite)
 {
 	snprintf(buf, len, "%s on %s", suite, ktap_kernel());
 }
+#else /* MODEL_WORLD */
+/* In this process: a test that overruns its timeout ends the program. */
+static inline int ktap_run_one(const struct ktap_test *t)
+{
+	int r;
+
+	alarm(ktap_timeout(t));
+	r = t->fn();
+	alarm(0);
+	return r;
+}
+
+static inline void ktap_about(char *buf, size_t len, const char *suite)
+{
+	snprintf(buf, len, "%s (a userspace MODEL of the historical API, not a kernel)", suite);
+}
+#endif /* MODEL_WORLD */
 
 /*
  * Run every registered test: the version line, the plan counted from what
