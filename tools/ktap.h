@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * ktap.h - the KTAP emitter of the C test programs (the in-guest tests,
- * the historical API MODEL's tests), in the manner of
- * tools/testing/selftests/kselftest_harness.h. A test is written once, and
- * that registers it:
+ * ktap.h - the KTAP emitter of every C test program here (the in-guest
+ * tests, the historical API MODEL's tests, the Coccinelle corpus run), in
+ * the manner of tools/testing/selftests/kselftest_harness.h. A test is
+ * written once, and that registers it:
  *
  *	KTAP_TEST(irq_fire_1, 30)
  *	{
@@ -22,12 +22,13 @@
  * for a stretch of time that a loaded host may not honour.
  *
  * In the guest each test runs in a forked child. A program built in a
- * MODEL world (MODEL_WORLD defined: the tests in model/) runs them in this
- * process instead, one after the other: they use what an earlier test left
- * or a thread main() started, which a forked child would not share. Its
- * document says it is a MODEL, not a kernel, and it sees none of the
- * in-guest helpers: their libc headers define types, such as loff_t, that
- * the model's kernel headers define their own way.
+ * MODEL world (MODEL_WORLD defined: the tests in model/, the Coccinelle
+ * corpus run) runs them in this process instead, one after the other: they
+ * use what an earlier test left or a thread main() started, which a forked
+ * child would not share. Its document says it is a MODEL, not a kernel,
+ * and it sees none of the in-guest helpers: their libc headers define
+ * types, such as loff_t, that the model's kernel headers define their own
+ * way.
  *
  * Include it in one file of a program: the list of tests is that file's.
  */
@@ -129,6 +130,9 @@ static inline void __attribute__((format(printf, 1, 2))) ktap_diag(const char *f
 			return KTAP_FAIL;				\
 		}							\
 	} while (0)
+
+/* The result of a test that is one condition and has nothing to explain. */
+#define KTAP_RESULT(cond) ((cond) ? KTAP_PASS : KTAP_FAIL)
 
 #ifndef MODEL_WORLD
 /* The kernel this guest runs, as the host named it (qemu/run). */
