@@ -21,39 +21,33 @@
 #include <irq_compat.h>
 #include <linux/slab.h>
 #include <model/vfs.h>
-#include "model_ktap.h"
+#include <ktap.h>
+#include "model_test.h"
 
-/* IS_DEFINED(IRQAIO_HAVE_X): 1 if the probe defined it (to 1), else 0. */
-#define MODEL_PLACEHOLDER_1 0,
-#define IS_DEFINED(x) IS_DEFINED_1(x)
-#define IS_DEFINED_1(val) IS_DEFINED_2(MODEL_PLACEHOLDER_##val)
-#define IS_DEFINED_2(arg1_or_junk) IS_DEFINED_3(arg1_or_junk 1, 0)
-#define IS_DEFINED_3(ignored, val, ...) val
-
-static int test_features(void)
+KTAP_TEST(async_probed_features, 30)
 {
 	/* the probe agrees with the world's Module.symvers */
-	MODEL_EXPECT(IS_DEFINED(IRQAIO_HAVE_AIO_COMPLETE_3ARG));
-	MODEL_EXPECT(IS_DEFINED(IRQAIO_HAVE_AIO_COMPLETE_3ARG_EXPORTED) ==
-		     MODEL_WORLD_EXPORTS_AIO_COMPLETE);
+	KTAP_EXPECT(IS_DEFINED(IRQAIO_HAVE_AIO_COMPLETE_3ARG));
+	KTAP_EXPECT(IS_DEFINED(IRQAIO_HAVE_AIO_COMPLETE_3ARG_EXPORTED) ==
+		    MODEL_WORLD_EXPORTS_AIO_COMPLETE);
 	/* ... and tells a GPL-only export apart */
-	MODEL_EXPECT(IS_DEFINED(IRQAIO_HAVE_AIO_COMPLETE_3ARG_GPL_ONLY) ==
-		     MODEL_WORLD_GPL_ONLY_AIO_COMPLETE);
-	MODEL_EXPECT(!IS_DEFINED(IRQAIO_HAVE_AIO_KI_COMPLETE_3ARG));
-	MODEL_EXPECT(!IS_DEFINED(IRQAIO_HAVE_AIO_KI_COMPLETE_2ARG));
-	MODEL_EXPECT(!IS_DEFINED(IRQAIO_HAVE_PIN_USER_PAGES_FAST));
-	MODEL_EXPECT(!IS_DEFINED(IRQAIO_HAVE_ITER_EXTRACT_PAGES));
-	MODEL_EXPECT(!IS_DEFINED(IRQAIO_HAVE_AIO_CANCEL_AIO_RW));
+	KTAP_EXPECT(IS_DEFINED(IRQAIO_HAVE_AIO_COMPLETE_3ARG_GPL_ONLY) ==
+		    MODEL_WORLD_GPL_ONLY_AIO_COMPLETE);
+	KTAP_EXPECT(!IS_DEFINED(IRQAIO_HAVE_AIO_KI_COMPLETE_3ARG));
+	KTAP_EXPECT(!IS_DEFINED(IRQAIO_HAVE_AIO_KI_COMPLETE_2ARG));
+	KTAP_EXPECT(!IS_DEFINED(IRQAIO_HAVE_PIN_USER_PAGES_FAST));
+	KTAP_EXPECT(!IS_DEFINED(IRQAIO_HAVE_ITER_EXTRACT_PAGES));
+	KTAP_EXPECT(!IS_DEFINED(IRQAIO_HAVE_AIO_CANCEL_AIO_RW));
 #if defined(AIO_COMPAT_COMPLETE_KIND)
-	MODEL_EXPECT(MODEL_WORLD_EXPORTS_AIO_COMPLETE);
-	MODEL_EXPECT(AIO_COMPAT_COMPLETE_KIND == 1);
-	MODEL_EXPECT(AIO_COMPAT_PIN_KIND == 0);
-	MODEL_EXPECT(AIO_COMPAT_CAN_CANCEL == 0);
+	KTAP_EXPECT(MODEL_WORLD_EXPORTS_AIO_COMPLETE);
+	KTAP_EXPECT(AIO_COMPAT_COMPLETE_KIND == 1);
+	KTAP_EXPECT(AIO_COMPAT_PIN_KIND == 0);
+	KTAP_EXPECT(AIO_COMPAT_CAN_CANCEL == 0);
 #else
 	/* not exported: no asynchronous API at all */
-	MODEL_EXPECT(!MODEL_WORLD_EXPORTS_AIO_COMPLETE);
+	KTAP_EXPECT(!MODEL_WORLD_EXPORTS_AIO_COMPLETE);
 #endif
-	return 0;
+	return KTAP_PASS;
 }
 
 #if defined(AIO_COMPAT_COMPLETE_KIND)
@@ -295,15 +289,44 @@ static void fill_pattern(unsigned char *p, size_t n, unsigned int seed)
 /* Nothing queued, leaked, waited for in vain or cancelled; no warning. */
 static int check_clean(void)
 {
-	MODEL_EXPECT(mdev_read_counter(&mdev.raised) == mdev_read_counter(&mdev.done));
+	KTAP_EXPECT(mdev_read_counter(&mdev.raised) == mdev_read_counter(&mdev.done));
 	mdev_lock();
-	MODEL_EXPECT(!mdev.head && !mdev.cancel_touched && !mdev.cancel_calls);
+	KTAP_EXPECT(!mdev.head && !mdev.cancel_touched && !mdev.cancel_calls);
 	mdev_unlock();
-	MODEL_EXPECT(model_slab_live() == 0);
-	MODEL_EXPECT(model_wait_timeouts() == 0);
-	MODEL_EXPECT(*model_sync_queued() == 0);
-	MODEL_EXPECT(!*model_warnings());
-	return 0;
+	KTAP_EXPECT(model_slab_live() == 0);
+	KTAP_EXPECT(model_wait_timeouts() == 0);
+	KTAP_EXPECT(*model_sync_queued() == 0);
+	KTAP_EXPECT(!*model_warnings());
+	return KTAP_PASS;
+}
+
+/*
+ * aio_compat_is_async() on the requests the methods build, and the
+ * state aio_compat_async_init() leaves: nothing pinned, nothing listed.
+ */
+KTAP_TEST(async_is_async_and_init, 30)
+{
+	struct kiocb async = { .ki_key = 0, .ki_filp = &mdev_file };
+	struct kiocb sync;
+	struct aio_compat_req req = { .file = &mdev_file };
+	struct aio_compat_async a;
+
+	reset(&mdev_fops);
+	init_sync_kiocb(&sync, &mdev_file);
+	KTAP_EXPECT(!aio_compat_is_async(&req));
+	req.iocb = &sync;
+	KTAP_EXPECT(!aio_compat_is_async(&req));
+	req.iocb = &async;
+	KTAP_EXPECT(aio_compat_is_async(&req));
+	memset(&a, 0x5a, sizeof(a));
+	aio_compat_async_init(&req, &a);
+	KTAP_EXPECT(!a.sgl && !a.nents && !a.pinned);
+	/* abandoned before queueing: nothing to give back */
+	aio_compat_unpin(&a);
+	KTAP_EXPECT(!a.sgl && !a.nents);
+	aio_compat_set_cancel(&req, mdev_cancel);
+	KTAP_EXPECT(async.ki_key == 0 && async.ki_filp == &mdev_file);
+	return check_clean();
 }
 
 /*
@@ -311,7 +334,7 @@ static int check_clean(void)
  * aio_run_iocb() does), nothing is completed until the device's interrupt,
  * then aio_complete() exactly once with the bytes, and the completer frees.
  */
-static int test_async_read_queued(void)
+KTAP_TEST(async_io_submit_read_queued_then_completed, 30)
 {
 	unsigned char in[100];
 	struct kiocb kiocb = { .ki_key = 0, .ki_filp = &mdev_file, .ki_pos = 200 };
@@ -319,19 +342,19 @@ static int test_async_read_queued(void)
 	reset(&mdev_fops);
 	fill_pattern(store, sizeof(store), 1);
 	mdev_set_run(false);
-	MODEL_EXPECT(model_call_aio(&mdev_file, &kiocb, 0, (char *)in, sizeof(in), 200) ==
-		     -EIOCBQUEUED);
-	MODEL_EXPECT(model_aio_completions(&kiocb) == 0 && completions() == 0);
-	MODEL_EXPECT(mdev_read_counter(&mdev.async_seen) == 1);
-	MODEL_EXPECT(mdev_read_counter(&mdev.raised) == 0);
+	KTAP_EXPECT(model_call_aio(&mdev_file, &kiocb, 0, (char *)in, sizeof(in), 200) ==
+		    -EIOCBQUEUED);
+	KTAP_EXPECT(model_aio_completions(&kiocb) == 0 && completions() == 0);
+	KTAP_EXPECT(mdev_read_counter(&mdev.async_seen) == 1);
+	KTAP_EXPECT(mdev_read_counter(&mdev.raised) == 0);
 	mdev_set_run(true);
-	MODEL_EXPECT(wait_on_sync_kiocb(&kiocb) == 100);
-	MODEL_EXPECT(mdev_wait_done(1));
-	MODEL_EXPECT(model_aio_completions(&kiocb) == 1 && completions() == 1);
-	MODEL_EXPECT(kiocb.model_res2 == 0);
-	MODEL_EXPECT(!memcmp(in, store + 200, sizeof(in)));
-	MODEL_EXPECT(mdev_read_counter(&mdev.completer_frees) == 1);
-	MODEL_EXPECT(mdev_read_counter(&mdev.waiter_frees) == 0);
+	KTAP_EXPECT(wait_on_sync_kiocb(&kiocb) == 100);
+	KTAP_EXPECT(mdev_wait_done(1));
+	KTAP_EXPECT(model_aio_completions(&kiocb) == 1 && completions() == 1);
+	KTAP_EXPECT(kiocb.model_res2 == 0);
+	KTAP_EXPECT(!memcmp(in, store + 200, sizeof(in)));
+	KTAP_EXPECT(mdev_read_counter(&mdev.completer_frees) == 1);
+	KTAP_EXPECT(mdev_read_counter(&mdev.waiter_frees) == 0);
 	return check_clean();
 }
 
@@ -340,7 +363,7 @@ static int test_async_read_queued(void)
  * the world has it): each completed once, in order, none before the device
  * runs, all freed by the completer.
  */
-static int test_async_many_in_flight(void)
+KTAP_TEST(async_io_submit_many_in_flight, 30)
 {
 	static struct kiocb kiocb[NR_IN_FLIGHT];
 	static unsigned char out[NR_IN_FLIGHT][64], in[NR_IN_FLIGHT][64];
@@ -351,19 +374,19 @@ static int test_async_many_in_flight(void)
 	mdev_set_run(false);
 	for (k = 0; k < NR_IN_FLIGHT; k++) {
 		fill_pattern(out[k], sizeof(out[k]), k + 2);
-		MODEL_EXPECT(model_io_submit(&kiocb[k], &mdev_file, IOCB_CMD_PWRITE, out[k],
-					     sizeof(out[k]), 64 * k + 3) == 0);
+		KTAP_EXPECT(model_io_submit(&kiocb[k], &mdev_file, IOCB_CMD_PWRITE, out[k],
+					    sizeof(out[k]), 64 * k + 3) == 0);
 	}
-	MODEL_EXPECT(completions() == 0 && mdev_read_counter(&mdev.async_seen) == NR_IN_FLIGHT);
+	KTAP_EXPECT(completions() == 0 && mdev_read_counter(&mdev.async_seen) == NR_IN_FLIGHT);
 	mdev_set_run(true);
-	MODEL_EXPECT(mdev_wait_done(NR_IN_FLIGHT));
+	KTAP_EXPECT(mdev_wait_done(NR_IN_FLIGHT));
 	for (k = 0; k < NR_IN_FLIGHT; k++) {
-		MODEL_EXPECT(model_aio_completions(&kiocb[k]) == 1);
-		MODEL_EXPECT(kiocb[k].model_res == 64 && kiocb[k].model_res2 == 0);
-		MODEL_EXPECT(!memcmp(store + 64 * k + 3, out[k], 64));
+		KTAP_EXPECT(model_aio_completions(&kiocb[k]) == 1);
+		KTAP_EXPECT(kiocb[k].model_res == 64 && kiocb[k].model_res2 == 0);
+		KTAP_EXPECT(!memcmp(store + 64 * k + 3, out[k], 64));
 	}
-	MODEL_EXPECT(completions() == NR_IN_FLIGHT);
-	MODEL_EXPECT(mdev_read_counter(&mdev.completer_frees) == NR_IN_FLIGHT);
+	KTAP_EXPECT(completions() == NR_IN_FLIGHT);
+	KTAP_EXPECT(mdev_read_counter(&mdev.completer_frees) == NR_IN_FLIGHT);
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(2, 6, 19)
 	{
 		struct iovec iov[NR_IN_FLIGHT][2];
@@ -373,17 +396,17 @@ static int test_async_many_in_flight(void)
 		for (k = 0; k < NR_IN_FLIGHT; k++) {
 			iov[k][0] = (struct iovec){ in[k], 10 };
 			iov[k][1] = (struct iovec){ in[k] + 10, 54 };
-			MODEL_EXPECT(model_io_submit(&kiocb[k], &mdev_file, IOCB_CMD_PREADV,
-						     iov[k], 2, 64 * k + 3) == 0);
+			KTAP_EXPECT(model_io_submit(&kiocb[k], &mdev_file, IOCB_CMD_PREADV,
+						    iov[k], 2, 64 * k + 3) == 0);
 		}
-		MODEL_EXPECT(completions() == 0);
+		KTAP_EXPECT(completions() == 0);
 		mdev_set_run(true);
-		MODEL_EXPECT(mdev_wait_done(NR_IN_FLIGHT));
+		KTAP_EXPECT(mdev_wait_done(NR_IN_FLIGHT));
 		for (k = 0; k < NR_IN_FLIGHT; k++) {
-			MODEL_EXPECT(model_aio_completions(&kiocb[k]) == 1);
-			MODEL_EXPECT(kiocb[k].model_res == 64 && !memcmp(in[k], out[k], 64));
+			KTAP_EXPECT(model_aio_completions(&kiocb[k]) == 1);
+			KTAP_EXPECT(kiocb[k].model_res == 64 && !memcmp(in[k], out[k], 64));
 		}
-		MODEL_EXPECT(completions() == NR_IN_FLIGHT);
+		KTAP_EXPECT(completions() == NR_IN_FLIGHT);
 	}
 #else
 	(void)in;
@@ -392,7 +415,7 @@ static int test_async_many_in_flight(void)
 }
 
 /* The device's errno reaches the event as res, and a synchronous caller. */
-static int test_completion_error(void)
+KTAP_TEST(async_completion_error, 30)
 {
 	struct kiocb kiocb;
 	unsigned char buf[16];
@@ -402,12 +425,12 @@ static int test_completion_error(void)
 	mdev_lock();
 	mdev.error = -EIO;
 	mdev_unlock();
-	MODEL_EXPECT(model_io_submit(&kiocb, &mdev_file, IOCB_CMD_PREAD, buf, sizeof(buf), 0) == 0);
-	MODEL_EXPECT(wait_on_sync_kiocb(&kiocb) == -EIO);
-	MODEL_EXPECT(mdev_wait_done(1) && model_aio_completions(&kiocb) == 1);
-	MODEL_EXPECT(model_vfs_rw(&mdev_file, 0, (char *)buf, sizeof(buf), &pos) == -EIO);
-	MODEL_EXPECT(pos == 5 && completions() == 1);
-	MODEL_EXPECT(mdev_wait_done(2));
+	KTAP_EXPECT(model_io_submit(&kiocb, &mdev_file, IOCB_CMD_PREAD, buf, sizeof(buf), 0) == 0);
+	KTAP_EXPECT(wait_on_sync_kiocb(&kiocb) == -EIO);
+	KTAP_EXPECT(mdev_wait_done(1) && model_aio_completions(&kiocb) == 1);
+	KTAP_EXPECT(model_vfs_rw(&mdev_file, 0, (char *)buf, sizeof(buf), &pos) == -EIO);
+	KTAP_EXPECT(pos == 5 && completions() == 1);
+	KTAP_EXPECT(mdev_wait_done(2));
 	return check_clean();
 }
 
@@ -417,26 +440,26 @@ static int test_completion_error(void)
  * kernel's own wait_on_sync_kiocb() is never reached), and f_pos moves.
  * aio_complete() is never called: the shim woke the method directly.
  */
-static int test_sync_read_write_wait(void)
+KTAP_TEST(async_sync_read_write_waits, 30)
 {
 	unsigned char out[300], in[300];
 	loff_t pos = 1000;
 
 	reset(&mdev_fops);
 	fill_pattern(out, sizeof(out), 20);
-	MODEL_EXPECT(model_vfs_rw(&mdev_file, 1, (char *)out, sizeof(out), &pos) == 300);
-	MODEL_EXPECT(pos == 1300 && mdev_read_counter(&mdev.raised) == 1);
+	KTAP_EXPECT(model_vfs_rw(&mdev_file, 1, (char *)out, sizeof(out), &pos) == 300);
+	KTAP_EXPECT(pos == 1300 && mdev_read_counter(&mdev.raised) == 1);
 	pos = 1000;
-	MODEL_EXPECT(model_vfs_rw(&mdev_file, 0, (char *)in, sizeof(in), &pos) == 300);
-	MODEL_EXPECT(pos == 1300 && !memcmp(in, out, sizeof(in)));
+	KTAP_EXPECT(model_vfs_rw(&mdev_file, 0, (char *)in, sizeof(in), &pos) == 300);
+	KTAP_EXPECT(pos == 1300 && !memcmp(in, out, sizeof(in)));
 	/* each returned only after its interrupt took the request */
-	MODEL_EXPECT(mdev_read_counter(&mdev.raised) == 2);
-	MODEL_EXPECT(mdev_wait_done(2));
-	MODEL_EXPECT(mdev_read_counter(&mdev.sync_seen) == 2);
-	MODEL_EXPECT(mdev_read_counter(&mdev.async_seen) == 0);
-	MODEL_EXPECT(mdev_read_counter(&mdev.waiter_frees) == 2);
-	MODEL_EXPECT(mdev_read_counter(&mdev.completer_frees) == 0);
-	MODEL_EXPECT(completions() == 0);
+	KTAP_EXPECT(mdev_read_counter(&mdev.raised) == 2);
+	KTAP_EXPECT(mdev_wait_done(2));
+	KTAP_EXPECT(mdev_read_counter(&mdev.sync_seen) == 2);
+	KTAP_EXPECT(mdev_read_counter(&mdev.async_seen) == 0);
+	KTAP_EXPECT(mdev_read_counter(&mdev.waiter_frees) == 2);
+	KTAP_EXPECT(mdev_read_counter(&mdev.completer_frees) == 0);
+	KTAP_EXPECT(completions() == 0);
 	return check_clean();
 }
 
@@ -444,7 +467,7 @@ static int test_sync_read_write_wait(void)
  * readv(2): 2.6.18 calls ->readv with no kiocb at all; 2.6.19 goes through
  * do_sync_readv_writev() (a sync kiocb), 4.0 through read_iter. All wait.
  */
-static int test_sync_readv_wait(void)
+KTAP_TEST(async_sync_readv_waits, 30)
 {
 	unsigned char a[7], b[200], c[1];
 	struct iovec v[4] = { { a, sizeof(a) }, { NULL, 0 }, { b, sizeof(b) }, { c, sizeof(c) } };
@@ -452,98 +475,54 @@ static int test_sync_readv_wait(void)
 
 	reset(&mdev_fops);
 	fill_pattern(store, sizeof(store), 21);
-	MODEL_EXPECT(model_vfs_rwv(&mdev_file, 0, v, 4, &pos) == 208);
-	MODEL_EXPECT(pos == 2208 && mdev_read_counter(&mdev.raised) == 1);
-	MODEL_EXPECT(!memcmp(a, store + 2000, 7) && !memcmp(b, store + 2007, 200) &&
-		     c[0] == store[2207]);
-	MODEL_EXPECT(mdev_wait_done(1));
-	MODEL_EXPECT(mdev_read_counter(&mdev.sync_seen) == 1 && completions() == 0);
-	MODEL_EXPECT(mdev_read_counter(&mdev.waiter_frees) == 1);
+	KTAP_EXPECT(model_vfs_rwv(&mdev_file, 0, v, 4, &pos) == 208);
+	KTAP_EXPECT(pos == 2208 && mdev_read_counter(&mdev.raised) == 1);
+	KTAP_EXPECT(!memcmp(a, store + 2000, 7) && !memcmp(b, store + 2007, 200) &&
+		    c[0] == store[2207]);
+	KTAP_EXPECT(mdev_wait_done(1));
+	KTAP_EXPECT(mdev_read_counter(&mdev.sync_seen) == 1 && completions() == 0);
+	KTAP_EXPECT(mdev_read_counter(&mdev.waiter_frees) == 1);
 	return check_clean();
 }
 
 /* A driver's own ->read/->write through aio_compat_rw_buf(): no kiocb. */
-static int test_sync_rw_buf_wait(void)
+KTAP_TEST(async_sync_rw_buf_waits, 30)
 {
 	unsigned char out[50], in[50];
 	loff_t pos = 3000;
 
 	reset(&mdev_buf_fops);
 	fill_pattern(out, sizeof(out), 22);
-	MODEL_EXPECT(model_vfs_rw(&mdev_file, 1, (char *)out, sizeof(out), &pos) == 50);
+	KTAP_EXPECT(model_vfs_rw(&mdev_file, 1, (char *)out, sizeof(out), &pos) == 50);
 	pos = 3000;
-	MODEL_EXPECT(model_vfs_rw(&mdev_file, 0, (char *)in, sizeof(in), &pos) == 50);
-	MODEL_EXPECT(pos == 3050 && !memcmp(in, out, sizeof(in)));
-	MODEL_EXPECT(mdev_read_counter(&mdev.raised) == 2 && mdev_wait_done(2));
-	MODEL_EXPECT(mdev_read_counter(&mdev.sync_seen) == 2 && completions() == 0);
-	MODEL_EXPECT(mdev_read_counter(&mdev.waiter_frees) == 2);
+	KTAP_EXPECT(model_vfs_rw(&mdev_file, 0, (char *)in, sizeof(in), &pos) == 50);
+	KTAP_EXPECT(pos == 3050 && !memcmp(in, out, sizeof(in)));
+	KTAP_EXPECT(mdev_read_counter(&mdev.raised) == 2 && mdev_wait_done(2));
+	KTAP_EXPECT(mdev_read_counter(&mdev.sync_seen) == 2 && completions() == 0);
+	KTAP_EXPECT(mdev_read_counter(&mdev.waiter_frees) == 2);
 	return check_clean();
 }
 
 #if defined(AIO_COMPAT__FAMILY_ITER)
 /* kernel_read() (ITER_KVEC, a sync kiocb) waits like read(2). */
-static int test_sync_kernel_read_wait(void)
+KTAP_TEST(async_sync_kernel_read_waits, 30)
 {
 	unsigned char kbuf[80];
 	loff_t pos = 100;
 
 	reset(&mdev_fops);
 	fill_pattern(store, sizeof(store), 23);
-	MODEL_EXPECT(model_kernel_rw(&mdev_file, 0, kbuf, sizeof(kbuf), &pos) == 80);
-	MODEL_EXPECT(pos == 180 && !memcmp(kbuf, store + 100, 80));
-	MODEL_EXPECT(mdev_read_counter(&mdev.raised) == 1 && mdev_wait_done(1));
-	MODEL_EXPECT(mdev_read_counter(&mdev.sync_seen) == 1 && completions() == 0);
+	KTAP_EXPECT(model_kernel_rw(&mdev_file, 0, kbuf, sizeof(kbuf), &pos) == 80);
+	KTAP_EXPECT(pos == 180 && !memcmp(kbuf, store + 100, 80));
+	KTAP_EXPECT(mdev_read_counter(&mdev.raised) == 1 && mdev_wait_done(1));
+	KTAP_EXPECT(mdev_read_counter(&mdev.sync_seen) == 1 && completions() == 0);
 	return check_clean();
 }
 #endif
-
-/*
- * aio_compat_is_async() on the requests the methods build, and the
- * state aio_compat_async_init() leaves: nothing pinned, nothing listed.
- */
-static int test_is_async_and_init(void)
-{
-	struct kiocb async = { .ki_key = 0, .ki_filp = &mdev_file };
-	struct kiocb sync;
-	struct aio_compat_req req = { .file = &mdev_file };
-	struct aio_compat_async a;
-
-	reset(&mdev_fops);
-	init_sync_kiocb(&sync, &mdev_file);
-	MODEL_EXPECT(!aio_compat_is_async(&req));
-	req.iocb = &sync;
-	MODEL_EXPECT(!aio_compat_is_async(&req));
-	req.iocb = &async;
-	MODEL_EXPECT(aio_compat_is_async(&req));
-	memset(&a, 0x5a, sizeof(a));
-	aio_compat_async_init(&req, &a);
-	MODEL_EXPECT(!a.sgl && !a.nents && !a.pinned);
-	/* abandoned before queueing: nothing to give back */
-	aio_compat_unpin(&a);
-	MODEL_EXPECT(!a.sgl && !a.nents);
-	aio_compat_set_cancel(&req, mdev_cancel);
-	MODEL_EXPECT(async.ki_key == 0 && async.ki_filp == &mdev_file);
-	return check_clean();
-}
 #endif /* AIO_COMPAT_COMPLETE_KIND */
 
 int main(void)
 {
-	static const struct model_test tests[] = {
-		{ "async_probed_features", test_features },
-#if defined(AIO_COMPAT_COMPLETE_KIND)
-		{ "async_is_async_and_init", test_is_async_and_init },
-		{ "async_io_submit_read_queued_then_completed", test_async_read_queued },
-		{ "async_io_submit_many_in_flight", test_async_many_in_flight },
-		{ "async_completion_error", test_completion_error },
-		{ "async_sync_read_write_waits", test_sync_read_write_wait },
-		{ "async_sync_readv_waits", test_sync_readv_wait },
-		{ "async_sync_rw_buf_waits", test_sync_rw_buf_wait },
-#if defined(AIO_COMPAT__FAMILY_ITER)
-		{ "async_sync_kernel_read_waits", test_sync_kernel_read_wait },
-#endif
-#endif
-	};
 	int ret;
 #if defined(AIO_COMPAT_COMPLETE_KIND)
 	pthread_t dev;
@@ -552,7 +531,7 @@ int main(void)
 	    pthread_create(&dev, NULL, mdev_thread, NULL))
 		return 1;
 #endif
-	ret = model_ktap_run("aio_async " MODEL_WORLD, tests, sizeof(tests) / sizeof(tests[0]));
+	ret = ktap_main("aio_async " MODEL_WORLD);
 #if defined(AIO_COMPAT_COMPLETE_KIND)
 	mdev_lock();
 	mdev.stop = true;

@@ -15,14 +15,8 @@
 #include <linux/uaccess.h>
 #include <model/vfs.h>
 #include <aio_compat.h>
-#include "model_ktap.h"
-
-/* IS_DEFINED(IRQAIO_HAVE_X): 1 if the probe defined it (to 1), else 0. */
-#define MODEL_PLACEHOLDER_1 0,
-#define IS_DEFINED(x) IS_DEFINED_1(x)
-#define IS_DEFINED_1(val) IS_DEFINED_2(MODEL_PLACEHOLDER_##val)
-#define IS_DEFINED_2(arg1_or_junk) IS_DEFINED_3(arg1_or_junk 1, 0)
-#define IS_DEFINED_3(ignored, val, ...) val
+#include <ktap.h>
+#include "model_test.h"
 
 #define STORE_SIZE	4096
 
@@ -167,30 +161,30 @@ static void fill_pattern(unsigned char *p, size_t n, unsigned int seed)
 }
 
 /* Single buffer: 2.6.18 hands it to aio_read as is, 2.6.19 wraps it. */
-static int test_read_write_single_buffer(void)
+KTAP_TEST(aio_read_write_single_buffer, 30)
 {
 	unsigned char out[300], in[300];
 	loff_t pos = 100;
 
 	reset();
 	fill_pattern(out, sizeof(out), 1);
-	MODEL_EXPECT(model_vfs_rw(&model_file, 1, (char *)out, sizeof(out), &pos) == 300);
-	MODEL_EXPECT(pos == 400);
+	KTAP_EXPECT(model_vfs_rw(&model_file, 1, (char *)out, sizeof(out), &pos) == 300);
+	KTAP_EXPECT(pos == 400);
 	pos = 100;
-	MODEL_EXPECT(model_vfs_rw(&model_file, 0, (char *)in, sizeof(in), &pos) == 300);
-	MODEL_EXPECT(pos == 400 && !memcmp(in, out, sizeof(in)));
-	MODEL_EXPECT(nr_logged == 2 && seg_log[0].len == 300 && seg_log[0].pos == 100);
+	KTAP_EXPECT(model_vfs_rw(&model_file, 0, (char *)in, sizeof(in), &pos) == 300);
+	KTAP_EXPECT(pos == 400 && !memcmp(in, out, sizeof(in)));
+	KTAP_EXPECT(nr_logged == 2 && seg_log[0].len == 300 && seg_log[0].pos == 100);
 #if LINUX_VERSION_CODE < KERNEL_VERSION(2, 6, 19)
-	MODEL_EXPECT(shape_count[AIO_COMPAT_SHAPE_BUF] == 2);
+	KTAP_EXPECT(shape_count[AIO_COMPAT_SHAPE_BUF] == 2);
 #else
-	MODEL_EXPECT(shape_count[AIO_COMPAT_SHAPE_IOVEC] == 2);
+	KTAP_EXPECT(shape_count[AIO_COMPAT_SHAPE_IOVEC] == 2);
 #endif
-	MODEL_EXPECT(!bad_segment && !*model_warnings());
-	return 0;
+	KTAP_EXPECT(!bad_segment && !*model_warnings());
+	return KTAP_PASS;
 }
 
 /* readv/writev: 2.6.18 through ->readv, 2.6.19 through aio_read(iov). */
-static int test_readv_writev_segments(void)
+KTAP_TEST(aio_readv_writev_segments, 30)
 {
 	unsigned char a[10], b[0x100], c[1], in[sizeof(a) + sizeof(b) + sizeof(c)];
 	unsigned char out[sizeof(in)];
@@ -207,27 +201,27 @@ static int test_readv_writev_segments(void)
 	memcpy(out, a, sizeof(a));
 	memcpy(out + sizeof(a), b, sizeof(b));
 	memcpy(out + sizeof(a) + sizeof(b), c, sizeof(c));
-	MODEL_EXPECT(model_vfs_rwv(&model_file, 1, wv, 4, &pos) == (ssize_t)sizeof(out));
-	MODEL_EXPECT(pos == 1000 + (loff_t)sizeof(out));
+	KTAP_EXPECT(model_vfs_rwv(&model_file, 1, wv, 4, &pos) == (ssize_t)sizeof(out));
+	KTAP_EXPECT(pos == 1000 + (loff_t)sizeof(out));
 	/* the zero-length segment is skipped; positions follow the data */
-	MODEL_EXPECT(nr_logged == 3);
-	MODEL_EXPECT(seg_log[0].pos == 1000 && seg_log[0].len == sizeof(a));
-	MODEL_EXPECT(seg_log[1].pos == 1000 + (loff_t)sizeof(a) && seg_log[1].len == sizeof(b));
-	MODEL_EXPECT(seg_log[2].pos == 1000 + (loff_t)(sizeof(a) + sizeof(b)));
+	KTAP_EXPECT(nr_logged == 3);
+	KTAP_EXPECT(seg_log[0].pos == 1000 && seg_log[0].len == sizeof(a));
+	KTAP_EXPECT(seg_log[1].pos == 1000 + (loff_t)sizeof(a) && seg_log[1].len == sizeof(b));
+	KTAP_EXPECT(seg_log[2].pos == 1000 + (loff_t)(sizeof(a) + sizeof(b)));
 	pos = 1000;
-	MODEL_EXPECT(model_vfs_rwv(&model_file, 0, rv, 1, &pos) == (ssize_t)sizeof(in));
-	MODEL_EXPECT(!memcmp(in, out, sizeof(in)));
-	MODEL_EXPECT(shape_count[AIO_COMPAT_SHAPE_IOVEC] == 2);
+	KTAP_EXPECT(model_vfs_rwv(&model_file, 0, rv, 1, &pos) == (ssize_t)sizeof(in));
+	KTAP_EXPECT(!memcmp(in, out, sizeof(in)));
+	KTAP_EXPECT(shape_count[AIO_COMPAT_SHAPE_IOVEC] == 2);
 #if LINUX_VERSION_CODE < KERNEL_VERSION(2, 6, 19)
 	/* Without ->readv, readv(2) would loop over ->read, which we lack. */
-	MODEL_EXPECT(model_fops.readv && model_fops.writev && !model_fops.read);
+	KTAP_EXPECT(model_fops.readv && model_fops.writev && !model_fops.read);
 #endif
-	MODEL_EXPECT(!bad_segment && !*model_warnings());
-	return 0;
+	KTAP_EXPECT(!bad_segment && !*model_warnings());
+	return KTAP_PASS;
 }
 
 /* io_submit(): ki_pos, not f_pos; PREADV exists only from 2.6.19 on. */
-static int test_io_submit(void)
+KTAP_TEST(aio_io_submit, 30)
 {
 	unsigned char out[64], in1[16], in2[48];
 	struct iovec rv[2] = { { in1, sizeof(in1) }, { in2, sizeof(in2) } };
@@ -235,24 +229,24 @@ static int test_io_submit(void)
 	reset();
 	model_file.f_pos = 7;
 	fill_pattern(out, sizeof(out), 5);
-	MODEL_EXPECT(model_io_submit_one(&model_file, IOCB_CMD_PWRITE, out, sizeof(out), 2000) == 64);
+	KTAP_EXPECT(model_io_submit_one(&model_file, IOCB_CMD_PWRITE, out, sizeof(out), 2000) == 64);
 #if LINUX_VERSION_CODE < KERNEL_VERSION(2, 6, 19)
-	MODEL_EXPECT(shape_count[AIO_COMPAT_SHAPE_BUF] == 1);
-	MODEL_EXPECT(model_io_submit_one(&model_file, IOCB_CMD_PREADV, rv, 2, 2000) == -EINVAL);
-	MODEL_EXPECT(nr_logged == 1);
+	KTAP_EXPECT(shape_count[AIO_COMPAT_SHAPE_BUF] == 1);
+	KTAP_EXPECT(model_io_submit_one(&model_file, IOCB_CMD_PREADV, rv, 2, 2000) == -EINVAL);
+	KTAP_EXPECT(nr_logged == 1);
 #else
-	MODEL_EXPECT(shape_count[AIO_COMPAT_SHAPE_IOVEC] == 1);
-	MODEL_EXPECT(model_io_submit_one(&model_file, IOCB_CMD_PREADV, rv, 2, 2000) == 64);
-	MODEL_EXPECT(!memcmp(in1, out, 16) && !memcmp(in2, out + 16, 48));
-	MODEL_EXPECT(shape_count[AIO_COMPAT_SHAPE_IOVEC] == 2);
+	KTAP_EXPECT(shape_count[AIO_COMPAT_SHAPE_IOVEC] == 1);
+	KTAP_EXPECT(model_io_submit_one(&model_file, IOCB_CMD_PREADV, rv, 2, 2000) == 64);
+	KTAP_EXPECT(!memcmp(in1, out, 16) && !memcmp(in2, out + 16, 48));
+	KTAP_EXPECT(shape_count[AIO_COMPAT_SHAPE_IOVEC] == 2);
 #endif
-	MODEL_EXPECT(model_file.f_pos == 7);
-	MODEL_EXPECT(!bad_segment && !*model_warnings());
-	return 0;
+	KTAP_EXPECT(model_file.f_pos == 7);
+	KTAP_EXPECT(!bad_segment && !*model_warnings());
+	return KTAP_PASS;
 }
 
 /* The helper's own limits, on direct method calls (no VFS checks first). */
-static int test_limits(void)
+KTAP_TEST(aio_limits, 30)
 {
 	static struct iovec iov[UIO_MAXIOV + 1];
 	static unsigned char buf[UIO_MAXIOV + 1];
@@ -267,52 +261,52 @@ static int test_limits(void)
 #if LINUX_VERSION_CODE < KERNEL_VERSION(2, 6, 19)
 	loff_t pos = 0;
 
-	MODEL_EXPECT(model_dev_aio_compat_readv(&model_file, iov, UIO_MAXIOV + 1, &pos) == -EINVAL);
-	MODEL_EXPECT(model_dev_aio_compat_readv(&model_file, wrap, 2, &pos) == -EINVAL);
-	MODEL_EXPECT(model_dev_aio_compat_readv(&model_file, huge, 1, &pos) == -EINVAL);
+	KTAP_EXPECT(model_dev_aio_compat_readv(&model_file, iov, UIO_MAXIOV + 1, &pos) == -EINVAL);
+	KTAP_EXPECT(model_dev_aio_compat_readv(&model_file, wrap, 2, &pos) == -EINVAL);
+	KTAP_EXPECT(model_dev_aio_compat_readv(&model_file, huge, 1, &pos) == -EINVAL);
 	pos = -1;
-	MODEL_EXPECT(model_dev_aio_compat_readv(&model_file, iov, 1, &pos) == -EINVAL);
+	KTAP_EXPECT(model_dev_aio_compat_readv(&model_file, iov, 1, &pos) == -EINVAL);
 	{
 		struct kiocb kiocb = { .ki_filp = &model_file };
 
-		MODEL_EXPECT(model_dev_aio_compat_read(&kiocb, (char *)buf, AIO_COMPAT_SSIZE_MAX + 1, 0) == -EINVAL);
-		MODEL_EXPECT(model_dev_aio_compat_read(&kiocb, (char *)buf, 1, -5) == -EINVAL);
-		MODEL_EXPECT(model_dev_aio_compat_read(&kiocb, (char *)buf, 2, AIO_COMPAT_LOFF_MAX) == -EINVAL);
+		KTAP_EXPECT(model_dev_aio_compat_read(&kiocb, (char *)buf, AIO_COMPAT_SSIZE_MAX + 1, 0) == -EINVAL);
+		KTAP_EXPECT(model_dev_aio_compat_read(&kiocb, (char *)buf, 1, -5) == -EINVAL);
+		KTAP_EXPECT(model_dev_aio_compat_read(&kiocb, (char *)buf, 2, AIO_COMPAT_LOFF_MAX) == -EINVAL);
 	}
-	MODEL_EXPECT(nr_logged == 0);
+	KTAP_EXPECT(nr_logged == 0);
 	pos = 0;
-	MODEL_EXPECT(model_dev_aio_compat_readv(&model_file, iov, UIO_MAXIOV, &pos) == UIO_MAXIOV);
+	KTAP_EXPECT(model_dev_aio_compat_readv(&model_file, iov, UIO_MAXIOV, &pos) == UIO_MAXIOV);
 #elif defined(AIO_COMPAT__FAMILY_ITER)
 	/* the VFS checks the array before read_iter; the walk checks again */
 	(void)wrap;
 	(void)huge;
-	MODEL_EXPECT(model_io_submit_one(&model_file, IOCB_CMD_PREADV, iov, UIO_MAXIOV + 1, 0) == -EINVAL);
-	MODEL_EXPECT(nr_logged == 0);
-	MODEL_EXPECT(model_io_submit_one(&model_file, IOCB_CMD_PREADV, iov, UIO_MAXIOV, 0) == UIO_MAXIOV);
+	KTAP_EXPECT(model_io_submit_one(&model_file, IOCB_CMD_PREADV, iov, UIO_MAXIOV + 1, 0) == -EINVAL);
+	KTAP_EXPECT(nr_logged == 0);
+	KTAP_EXPECT(model_io_submit_one(&model_file, IOCB_CMD_PREADV, iov, UIO_MAXIOV, 0) == UIO_MAXIOV);
 #else
 	{
 		struct kiocb kiocb = { .ki_filp = &model_file };
 
-		MODEL_EXPECT(model_dev_aio_compat_read(&kiocb, iov, UIO_MAXIOV + 1, 0) == -EINVAL);
-		MODEL_EXPECT(model_dev_aio_compat_read(&kiocb, wrap, 2, 0) == -EINVAL);
-		MODEL_EXPECT(model_dev_aio_compat_read(&kiocb, huge, 1, 0) == -EINVAL);
-		MODEL_EXPECT(model_dev_aio_compat_read(&kiocb, iov, 1, -1) == -EINVAL);
-		MODEL_EXPECT(model_dev_aio_compat_read(&kiocb, iov, 2, AIO_COMPAT_LOFF_MAX) == -EINVAL);
-		MODEL_EXPECT(nr_logged == 0);
-		MODEL_EXPECT(model_dev_aio_compat_read(&kiocb, iov, UIO_MAXIOV, 0) == UIO_MAXIOV);
-		MODEL_EXPECT(kiocb.ki_pos == UIO_MAXIOV);
+		KTAP_EXPECT(model_dev_aio_compat_read(&kiocb, iov, UIO_MAXIOV + 1, 0) == -EINVAL);
+		KTAP_EXPECT(model_dev_aio_compat_read(&kiocb, wrap, 2, 0) == -EINVAL);
+		KTAP_EXPECT(model_dev_aio_compat_read(&kiocb, huge, 1, 0) == -EINVAL);
+		KTAP_EXPECT(model_dev_aio_compat_read(&kiocb, iov, 1, -1) == -EINVAL);
+		KTAP_EXPECT(model_dev_aio_compat_read(&kiocb, iov, 2, AIO_COMPAT_LOFF_MAX) == -EINVAL);
+		KTAP_EXPECT(nr_logged == 0);
+		KTAP_EXPECT(model_dev_aio_compat_read(&kiocb, iov, UIO_MAXIOV, 0) == UIO_MAXIOV);
+		KTAP_EXPECT(kiocb.ki_pos == UIO_MAXIOV);
 	}
 	/* and the model kernel refuses 1025 before the driver sees it */
-	MODEL_EXPECT(model_io_submit_one(&model_file, IOCB_CMD_PREADV, iov, UIO_MAXIOV + 1, 0) == -EINVAL);
+	KTAP_EXPECT(model_io_submit_one(&model_file, IOCB_CMD_PREADV, iov, UIO_MAXIOV + 1, 0) == -EINVAL);
 #endif
-	MODEL_EXPECT(nr_logged == UIO_MAXIOV);
-	MODEL_EXPECT(!memcmp(buf, store, UIO_MAXIOV));
-	MODEL_EXPECT(!bad_segment && !*model_warnings());
-	return 0;
+	KTAP_EXPECT(nr_logged == UIO_MAXIOV);
+	KTAP_EXPECT(!memcmp(buf, store, UIO_MAXIOV));
+	KTAP_EXPECT(!bad_segment && !*model_warnings());
+	return KTAP_PASS;
 }
 
 /* Faults: bytes done if any, else -EFAULT; nothing outside the segments. */
-static int test_partial_progress(void)
+KTAP_TEST(aio_partial_progress, 30)
 {
 	static unsigned char user[4 * 256];
 	struct iovec rv[3] = {
@@ -326,13 +320,13 @@ static int test_partial_progress(void)
 	memset(user, 0x5a, sizeof(user));
 	/* second segment unmapped from its 40th byte */
 	model_set_fault_range(user + 256 + 16 + 40, 512);
-	MODEL_EXPECT(model_vfs_rwv(&model_file, 0, rv, 3, &pos) == 140);
-	MODEL_EXPECT(pos == 140);
+	KTAP_EXPECT(model_vfs_rwv(&model_file, 0, rv, 3, &pos) == 140);
+	KTAP_EXPECT(pos == 140);
 	/* first segment unmapped: nothing done, -EFAULT */
 	model_set_fault_range(user, 64);
 	pos = 0;
-	MODEL_EXPECT(model_vfs_rwv(&model_file, 0, rv, 3, &pos) == -EFAULT);
-	MODEL_EXPECT(pos == 0);
+	KTAP_EXPECT(model_vfs_rwv(&model_file, 0, rv, 3, &pos) == -EFAULT);
+	KTAP_EXPECT(pos == 0);
 	/* a short segment ends the walk: the next, mapped one is not touched */
 	{
 		struct iovec sv[2] = { { user + 256 + 16, 100 }, { user + 16, 100 } };
@@ -340,47 +334,47 @@ static int test_partial_progress(void)
 		memset(user, 0x5a, sizeof(user));
 		model_set_fault_range(user + 256 + 16 + 40, 512);
 		pos = 0;
-		MODEL_EXPECT(model_vfs_rwv(&model_file, 0, sv, 2, &pos) == 40);
-		MODEL_EXPECT(user[16] == 0x5a && user[115] == 0x5a);
+		KTAP_EXPECT(model_vfs_rwv(&model_file, 0, sv, 2, &pos) == 40);
+		KTAP_EXPECT(user[16] == 0x5a && user[115] == 0x5a);
 	}
 	/* a fault in the last segment after the first two completed */
 	model_set_fault_range(user + 512, 256);
-	MODEL_EXPECT(model_vfs_rwv(&model_file, 1, rv, 3, &pos) == 200);
+	KTAP_EXPECT(model_vfs_rwv(&model_file, 1, rv, 3, &pos) == 200);
 	/* guard bytes around every segment untouched */
 	for (k = 0; k < sizeof(user); k++) {
 		size_t off = k % 256;
 
 		if (off < 16 || off >= 116)
-			MODEL_EXPECT(user[k] == 0x5a);
+			KTAP_EXPECT(user[k] == 0x5a);
 	}
-	MODEL_EXPECT(!bad_segment && !*model_warnings());
-	return 0;
+	KTAP_EXPECT(!bad_segment && !*model_warnings());
+	return KTAP_PASS;
 }
 
 /* End of store: reads short then 0, writes short then -ENOSPC. */
-static int test_end_of_store(void)
+KTAP_TEST(aio_end_of_store, 30)
 {
 	unsigned char buf[100];
 	loff_t pos = STORE_SIZE - 30;
 
 	reset();
 	memset(buf, 1, sizeof(buf));
-	MODEL_EXPECT(model_vfs_rw(&model_file, 1, (char *)buf, sizeof(buf), &pos) == 30);
-	MODEL_EXPECT(pos == STORE_SIZE);
-	MODEL_EXPECT(model_vfs_rw(&model_file, 1, (char *)buf, sizeof(buf), &pos) == -ENOSPC);
+	KTAP_EXPECT(model_vfs_rw(&model_file, 1, (char *)buf, sizeof(buf), &pos) == 30);
+	KTAP_EXPECT(pos == STORE_SIZE);
+	KTAP_EXPECT(model_vfs_rw(&model_file, 1, (char *)buf, sizeof(buf), &pos) == -ENOSPC);
 	pos = STORE_SIZE - 10;
-	MODEL_EXPECT(model_vfs_rw(&model_file, 0, (char *)buf, sizeof(buf), &pos) == 10);
-	MODEL_EXPECT(model_vfs_rw(&model_file, 0, (char *)buf, sizeof(buf), &pos) == 0);
+	KTAP_EXPECT(model_vfs_rw(&model_file, 0, (char *)buf, sizeof(buf), &pos) == 10);
+	KTAP_EXPECT(model_vfs_rw(&model_file, 0, (char *)buf, sizeof(buf), &pos) == 0);
 	pos = STORE_SIZE + 500;
-	MODEL_EXPECT(model_vfs_rw(&model_file, 0, (char *)buf, sizeof(buf), &pos) == 0);
-	MODEL_EXPECT(pos == STORE_SIZE + 500);
-	MODEL_EXPECT(model_io_submit_one(&model_file, IOCB_CMD_PWRITE, buf, 10, STORE_SIZE) == -ENOSPC);
-	MODEL_EXPECT(!bad_segment && !*model_warnings());
-	return 0;
+	KTAP_EXPECT(model_vfs_rw(&model_file, 0, (char *)buf, sizeof(buf), &pos) == 0);
+	KTAP_EXPECT(pos == STORE_SIZE + 500);
+	KTAP_EXPECT(model_io_submit_one(&model_file, IOCB_CMD_PWRITE, buf, 10, STORE_SIZE) == -ENOSPC);
+	KTAP_EXPECT(!bad_segment && !*model_warnings());
+	return KTAP_PASS;
 }
 
 /* O_NONBLOCK on a "throttled" file: -EAGAIN, nothing moved. */
-static int test_nonblock(void)
+KTAP_TEST(aio_nonblock, 30)
 {
 	unsigned char buf[8] = { 0 };
 	loff_t pos = 0;
@@ -389,11 +383,11 @@ static int test_nonblock(void)
 	reset();
 	model_file.private_data = &throttled;
 	model_file.f_flags = O_NONBLOCK;
-	MODEL_EXPECT(model_vfs_rw(&model_file, 0, (char *)buf, sizeof(buf), &pos) == -EAGAIN);
-	MODEL_EXPECT(pos == 0 && nr_logged == 0);
+	KTAP_EXPECT(model_vfs_rw(&model_file, 0, (char *)buf, sizeof(buf), &pos) == -EAGAIN);
+	KTAP_EXPECT(pos == 0 && nr_logged == 0);
 	model_file.f_flags = 0;
-	MODEL_EXPECT(model_vfs_rw(&model_file, 0, (char *)buf, sizeof(buf), &pos) == 8);
-	return 0;
+	KTAP_EXPECT(model_vfs_rw(&model_file, 0, (char *)buf, sizeof(buf), &pos) == 8);
+	return KTAP_PASS;
 }
 
 /*
@@ -402,23 +396,23 @@ static int test_nonblock(void)
  * iov_iter): the first segment is skipped whole, the empty one too, the
  * third starts 2 bytes in and is cut at the limit.
  */
-static int test_walk_offset_and_limit(void)
+KTAP_TEST(aio_walk_offset_and_limit, 30)
 {
 	static unsigned char a[10], c[20];
 	struct iovec v[3] = { { a, sizeof(a) }, { NULL, 0 }, { c, sizeof(c) } };
 	struct aio_compat_req req;
 
 	reset();
-	MODEL_EXPECT(aio_compat__init_iovec(&req, &model_file, NULL, v, 3, 50, false) == 0);
-	MODEL_EXPECT(req.count == 30);
-	MODEL_EXPECT(aio_compat__check(&req, v, 3, 12, 10) == 0 && req.count == 10);
-	MODEL_EXPECT(aio_compat__walk(&req, v, 3, 12, model_seg, store) == 10);
-	MODEL_EXPECT(nr_logged == 1);
-	MODEL_EXPECT(seg_log[0].ubuf == (char *)c + 2 && seg_log[0].len == 10 && seg_log[0].pos == 50);
-	MODEL_EXPECT(aio_compat__check(&req, v, 3, 40, 10) == 0 && req.count == 0);
-	MODEL_EXPECT(aio_compat__walk(&req, v, 3, 40, model_seg, store) == 0 && nr_logged == 1);
-	MODEL_EXPECT(!bad_segment && !*model_warnings());
-	return 0;
+	KTAP_EXPECT(aio_compat__init_iovec(&req, &model_file, NULL, v, 3, 50, false) == 0);
+	KTAP_EXPECT(req.count == 30);
+	KTAP_EXPECT(aio_compat__check(&req, v, 3, 12, 10) == 0 && req.count == 10);
+	KTAP_EXPECT(aio_compat__walk(&req, v, 3, 12, model_seg, store) == 10);
+	KTAP_EXPECT(nr_logged == 1);
+	KTAP_EXPECT(seg_log[0].ubuf == (char *)c + 2 && seg_log[0].len == 10 && seg_log[0].pos == 50);
+	KTAP_EXPECT(aio_compat__check(&req, v, 3, 40, 10) == 0 && req.count == 0);
+	KTAP_EXPECT(aio_compat__walk(&req, v, 3, 40, model_seg, store) == 0 && nr_logged == 1);
+	KTAP_EXPECT(!bad_segment && !*model_warnings());
+	return KTAP_PASS;
 }
 
 /*
@@ -426,7 +420,7 @@ static int test_walk_offset_and_limit(void)
  * empty segments, and faults. A faulting write stores the bytes it
  * reports and leaves every store byte after them as it was.
  */
-static int test_copy_api_user(void)
+KTAP_TEST(aio_copy_api_user_segments, 30)
 {
 	static unsigned char user[3 * 256], in[600];
 	struct iovec wv[4] = {
@@ -439,36 +433,36 @@ static int test_copy_api_user(void)
 	reset();
 	model_file.f_op = &model_cp_fops;
 	fill_pattern(user, sizeof(user), 7);
-	MODEL_EXPECT(model_vfs_rwv(&model_file, 1, wv, 4, &pos) == 300 && pos == 600);
+	KTAP_EXPECT(model_vfs_rwv(&model_file, 1, wv, 4, &pos) == 300 && pos == 600);
 	pos = 300;
-	MODEL_EXPECT(model_vfs_rwv(&model_file, 0, rv, 2, &pos) == 300);
-	MODEL_EXPECT(!memcmp(in, user, 10) && !memcmp(in + 10, user + 256, 200) &&
-		     !memcmp(in + 210, user + 512, 90));
+	KTAP_EXPECT(model_vfs_rwv(&model_file, 0, rv, 2, &pos) == 300);
+	KTAP_EXPECT(!memcmp(in, user, 10) && !memcmp(in + 10, user + 256, 200) &&
+		    !memcmp(in + 210, user + 512, 90));
 	/* a read longer than the request stops at its end */
 	memset(in, 0x77, sizeof(in));
 	pos = 300;
-	MODEL_EXPECT(model_vfs_rw(&model_file, 0, (char *)in, 50, &pos) == 50 && in[50] == 0x77);
+	KTAP_EXPECT(model_vfs_rw(&model_file, 0, (char *)in, 50, &pos) == 50 && in[50] == 0x77);
 	/* write fault 30 bytes into the third segment: 240 bytes, no more */
 	memset(store + 1000, 0xab, 400);
 	model_set_fault_range(user + 512 + 30, 100);
 	pos = 1000;
-	MODEL_EXPECT(model_vfs_rwv(&model_file, 1, wv, 4, &pos) == 240);
-	MODEL_EXPECT(!memcmp(store + 1000, user, 10) && !memcmp(store + 1010, user + 256, 200));
-	MODEL_EXPECT(!memcmp(store + 1210, user + 512, 30));
+	KTAP_EXPECT(model_vfs_rwv(&model_file, 1, wv, 4, &pos) == 240);
+	KTAP_EXPECT(!memcmp(store + 1000, user, 10) && !memcmp(store + 1010, user + 256, 200));
+	KTAP_EXPECT(!memcmp(store + 1210, user + 512, 30));
 	for (k = 1240; k < 1400; k++)
-		MODEL_EXPECT(store[k] == 0xab);
+		KTAP_EXPECT(store[k] == 0xab);
 	/* read fault: the bytes before it, the user bytes after untouched */
 	memset(user, 0x5a, sizeof(user));
 	model_set_fault_range(user + 256 + 20, 100);
 	pos = 1000;
-	MODEL_EXPECT(model_vfs_rwv(&model_file, 0, wv, 4, &pos) == 30);
-	MODEL_EXPECT(user[256 + 19] == store[1000 + 29] && user[512] == 0x5a);
+	KTAP_EXPECT(model_vfs_rwv(&model_file, 0, wv, 4, &pos) == 30);
+	KTAP_EXPECT(user[256 + 19] == store[1000 + 29] && user[512] == 0x5a);
 	/* first byte faults: -EFAULT, nothing moved */
 	model_set_fault_range(user, 4);
 	pos = 1000;
-	MODEL_EXPECT(model_vfs_rwv(&model_file, 1, wv, 4, &pos) == -EFAULT && pos == 1000);
-	MODEL_EXPECT(!bad_segment && !*model_warnings());
-	return 0;
+	KTAP_EXPECT(model_vfs_rwv(&model_file, 1, wv, 4, &pos) == -EFAULT && pos == 1000);
+	KTAP_EXPECT(!bad_segment && !*model_warnings());
+	return KTAP_PASS;
 }
 
 #if defined(AIO_COMPAT__FAMILY_ITER)
@@ -476,7 +470,7 @@ static int test_copy_api_user(void)
  * Kernel-backed iterators (kernel_read(), a page-backed request): the copy
  * API serves them and names their shape; the segment walk refuses them.
  */
-static int test_copy_api_kernel_backed(void)
+KTAP_TEST(aio_copy_api_kernel_backed, 30)
 {
 	static struct page pages[2];
 	struct bio_vec bv[2] = { { &pages[0], 100, 3996 }, { &pages[1], 50, 0 } };
@@ -486,72 +480,55 @@ static int test_copy_api_kernel_backed(void)
 	reset();
 	model_file.f_op = &model_cp_fops;
 	fill_pattern(kbuf, sizeof(kbuf), 8);
-	MODEL_EXPECT(model_kernel_rw(&model_file, 1, kbuf, sizeof(kbuf), &pos) == 150 && pos == 2150);
-	MODEL_EXPECT(!memcmp(store + 2000, kbuf, 150) && shape_count[AIO_COMPAT_SHAPE_KVEC] == 1);
-	MODEL_EXPECT(model_bvec_rw(&model_file, 0, bv, 2, 150, 2000) == 150);
-	MODEL_EXPECT(!memcmp(pages[0].data + 3996, kbuf, 100) && !memcmp(pages[1].data, kbuf + 100, 50));
-	MODEL_EXPECT(shape_count[AIO_COMPAT_SHAPE_BVEC] == 1);
+	KTAP_EXPECT(model_kernel_rw(&model_file, 1, kbuf, sizeof(kbuf), &pos) == 150 && pos == 2150);
+	KTAP_EXPECT(!memcmp(store + 2000, kbuf, 150) && shape_count[AIO_COMPAT_SHAPE_KVEC] == 1);
+	KTAP_EXPECT(model_bvec_rw(&model_file, 0, bv, 2, 150, 2000) == 150);
+	KTAP_EXPECT(!memcmp(pages[0].data + 3996, kbuf, 100) && !memcmp(pages[1].data, kbuf + 100, 50));
+	KTAP_EXPECT(shape_count[AIO_COMPAT_SHAPE_BVEC] == 1);
 	/* across the end of the store */
 	pos = STORE_SIZE - 20;
-	MODEL_EXPECT(model_kernel_rw(&model_file, 0, kbuf, sizeof(kbuf), &pos) == 20);
+	KTAP_EXPECT(model_kernel_rw(&model_file, 0, kbuf, sizeof(kbuf), &pos) == 20);
 	/* the walk only ever hands out user addresses */
 	model_file.f_op = &model_fops;
 	pos = 0;
-	MODEL_EXPECT(model_kernel_rw(&model_file, 0, kbuf, sizeof(kbuf), &pos) == -EINVAL);
-	MODEL_EXPECT(nr_logged == 0 && shape_count[AIO_COMPAT_SHAPE_KVEC] == 3);
-	MODEL_EXPECT(!*model_warnings());
-	return 0;
+	KTAP_EXPECT(model_kernel_rw(&model_file, 0, kbuf, sizeof(kbuf), &pos) == -EINVAL);
+	KTAP_EXPECT(nr_logged == 0 && shape_count[AIO_COMPAT_SHAPE_KVEC] == 3);
+	KTAP_EXPECT(!*model_warnings());
+	return KTAP_PASS;
 }
 #endif
 
-static int test_features(void)
+KTAP_TEST(aio_probed_features, 30)
 {
 #if LINUX_VERSION_CODE < KERNEL_VERSION(2, 6, 19)
-	MODEL_EXPECT(IS_DEFINED(IRQAIO_HAVE_AIO_READ_BUF) && IS_DEFINED(IRQAIO_HAVE_AIO_READV_METHOD));
-	MODEL_EXPECT(!IS_DEFINED(IRQAIO_HAVE_AIO_READ_IOVEC));
+	KTAP_EXPECT(IS_DEFINED(IRQAIO_HAVE_AIO_READ_BUF) && IS_DEFINED(IRQAIO_HAVE_AIO_READV_METHOD));
+	KTAP_EXPECT(!IS_DEFINED(IRQAIO_HAVE_AIO_READ_IOVEC));
 #else
-	MODEL_EXPECT(IS_DEFINED(IRQAIO_HAVE_AIO_READ_IOVEC));
-	MODEL_EXPECT(!IS_DEFINED(IRQAIO_HAVE_AIO_READ_BUF) && !IS_DEFINED(IRQAIO_HAVE_AIO_READV_METHOD));
+	KTAP_EXPECT(IS_DEFINED(IRQAIO_HAVE_AIO_READ_IOVEC));
+	KTAP_EXPECT(!IS_DEFINED(IRQAIO_HAVE_AIO_READ_BUF) && !IS_DEFINED(IRQAIO_HAVE_AIO_READV_METHOD));
 #endif
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(3, 16, 0)
 	/* the early iov_iter shape, read_iter chosen over aio_read */
-	MODEL_EXPECT(IS_DEFINED(IRQAIO_HAVE_AIO_READ_ITER) && IS_DEFINED(AIO_COMPAT__FAMILY_ITER));
-	MODEL_EXPECT(IS_DEFINED(IRQAIO_HAVE_ITER_IOV_FIELD) && IS_DEFINED(IRQAIO_HAVE_ITER_TYPE_FIELD));
-	MODEL_EXPECT(!IS_DEFINED(IRQAIO_HAVE_ITER_IS_IOVEC) && !IS_DEFINED(IRQAIO_HAVE_ITER_TYPE_HELPERS));
+	KTAP_EXPECT(IS_DEFINED(IRQAIO_HAVE_AIO_READ_ITER) && IS_DEFINED(AIO_COMPAT__FAMILY_ITER));
+	KTAP_EXPECT(IS_DEFINED(IRQAIO_HAVE_ITER_IOV_FIELD) && IS_DEFINED(IRQAIO_HAVE_ITER_TYPE_FIELD));
+	KTAP_EXPECT(!IS_DEFINED(IRQAIO_HAVE_ITER_IS_IOVEC) && !IS_DEFINED(IRQAIO_HAVE_ITER_TYPE_HELPERS));
 #else
-	MODEL_EXPECT(!IS_DEFINED(IRQAIO_HAVE_AIO_READ_ITER) && !IS_DEFINED(IRQAIO_HAVE_ITER_IOV_FIELD));
+	KTAP_EXPECT(!IS_DEFINED(IRQAIO_HAVE_AIO_READ_ITER) && !IS_DEFINED(IRQAIO_HAVE_ITER_IOV_FIELD));
 #endif
-	MODEL_EXPECT(!IS_DEFINED(IRQAIO_HAVE_ITER_UBUF) && !IS_DEFINED(IRQAIO_HAVE_ITER_IOV));
-	MODEL_EXPECT(!IS_DEFINED(IRQAIO_HAVE_AIO_IOCB_NOWAIT));
+	KTAP_EXPECT(!IS_DEFINED(IRQAIO_HAVE_ITER_UBUF) && !IS_DEFINED(IRQAIO_HAVE_ITER_IOV));
+	KTAP_EXPECT(!IS_DEFINED(IRQAIO_HAVE_AIO_IOCB_NOWAIT));
 	/* splice: generic_file_splice_read() wants a page cache in every world */
-	MODEL_EXPECT(IS_DEFINED(IRQAIO_HAVE_SPLICE_GENERIC_READ) && !IS_DEFINED(IRQAIO_HAVE_ITER_PIPE));
-	MODEL_EXPECT(!model_fops.splice_read);
+	KTAP_EXPECT(IS_DEFINED(IRQAIO_HAVE_SPLICE_GENERIC_READ) && !IS_DEFINED(IRQAIO_HAVE_ITER_PIPE));
+	KTAP_EXPECT(!model_fops.splice_read);
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(3, 16, 0)
-	MODEL_EXPECT(model_fops.splice_write == iter_file_splice_write);
+	KTAP_EXPECT(model_fops.splice_write == iter_file_splice_write);
 #else
-	MODEL_EXPECT(!model_fops.splice_write);
+	KTAP_EXPECT(!model_fops.splice_write);
 #endif
-	return 0;
+	return KTAP_PASS;
 }
 
 int main(void)
 {
-	static const struct model_test tests[] = {
-		{ "aio_read_write_single_buffer", test_read_write_single_buffer },
-		{ "aio_readv_writev_segments", test_readv_writev_segments },
-		{ "aio_io_submit", test_io_submit },
-		{ "aio_limits", test_limits },
-		{ "aio_partial_progress", test_partial_progress },
-		{ "aio_end_of_store", test_end_of_store },
-		{ "aio_nonblock", test_nonblock },
-		{ "aio_walk_offset_and_limit", test_walk_offset_and_limit },
-		{ "aio_copy_api_user_segments", test_copy_api_user },
-#if defined(AIO_COMPAT__FAMILY_ITER)
-		{ "aio_copy_api_kernel_backed", test_copy_api_kernel_backed },
-#endif
-		{ "aio_probed_features", test_features },
-	};
-
-	return model_ktap_run("aio_model " MODEL_WORLD, tests,
-			      sizeof(tests) / sizeof(tests[0]));
+	return ktap_main("aio_model " MODEL_WORLD);
 }

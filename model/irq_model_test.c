@@ -7,7 +7,8 @@
  */
 #include <stdio.h>
 #include <irq_compat.h>
-#include "model_ktap.h"
+#include <ktap.h>
+#include "model_test.h"
 
 /*
  * Where get_irq_regs() exists but is not exported, the shim makes
@@ -57,28 +58,28 @@ _Static_assert(__builtin_types_compatible_p(__typeof__(irq_compat_regs()), struc
 
 static int cookie;
 
-static int test_request_and_deliver(void)
+KTAP_TEST(irq_request_and_deliver, 30)
 {
 	struct pt_regs kregs = { .ip = 0xc0101234, .cs = 0x60 };
 	struct pt_regs uregs = { .ip = 0x08048000, .cs = 0x73 };
 
-	MODEL_EXPECT(request_irq(5, model_isr, IRQF_SHARED, "model", &cookie) == 0);
-	MODEL_EXPECT(model_do_irq(5, &kregs) == IRQ_HANDLED);
-	MODEL_EXPECT(seen_dev == &cookie && seen_irq == 5);
+	KTAP_EXPECT(request_irq(5, model_isr, IRQF_SHARED, "model", &cookie) == 0);
+	KTAP_EXPECT(model_do_irq(5, &kregs) == IRQ_HANDLED);
+	KTAP_EXPECT(seen_dev == &cookie && seen_irq == 5);
 	if (MODEL_SHIM_HAS_REGS) {
-		MODEL_EXPECT(seen_regs == &kregs);
-		MODEL_EXPECT(!user_mode(seen_regs));
+		KTAP_EXPECT(seen_regs == &kregs);
+		KTAP_EXPECT(!user_mode(seen_regs));
 	}
-	MODEL_EXPECT(model_do_irq(5, &uregs) == IRQ_HANDLED);
+	KTAP_EXPECT(model_do_irq(5, &uregs) == IRQ_HANDLED);
 	if (MODEL_SHIM_HAS_REGS) {
-		MODEL_EXPECT(seen_regs == &uregs && user_mode(seen_regs));
-		MODEL_EXPECT(instruction_pointer(seen_regs) == 0x08048000);
+		KTAP_EXPECT(seen_regs == &uregs && user_mode(seen_regs));
+		KTAP_EXPECT(instruction_pointer(seen_regs) == 0x08048000);
 	} else {
-		MODEL_EXPECT(!seen_regs);
+		KTAP_EXPECT(!seen_regs);
 	}
 	free_irq(5, &cookie);
-	MODEL_EXPECT(model_do_irq(5, &kregs) == IRQ_NONE);
-	return 0;
+	KTAP_EXPECT(model_do_irq(5, &kregs) == IRQ_NONE);
+	return KTAP_PASS;
 }
 
 /*
@@ -87,25 +88,19 @@ static int test_request_and_deliver(void)
  * Makefile reads that on its own, so conftest.sh ignoring the file fails
  * here in the irq-regs-unexported world).
  */
-static int test_features(void)
+KTAP_TEST(irq_probed_features, 30)
 {
 #if LINUX_VERSION_CODE < KERNEL_VERSION(2, 6, 19)
-	MODEL_EXPECT(!IS_DEFINED_GET_IRQ_REGS);
-	MODEL_EXPECT(!IS_DEFINED_GET_IRQ_REGS_EXPORTED);
+	KTAP_EXPECT(!IS_DEFINED(IRQAIO_HAVE_GET_IRQ_REGS));
+	KTAP_EXPECT(!IS_DEFINED(IRQAIO_HAVE_GET_IRQ_REGS_EXPORTED));
 #else
-	MODEL_EXPECT(IS_DEFINED_GET_IRQ_REGS);
-	MODEL_EXPECT(IS_DEFINED_GET_IRQ_REGS_EXPORTED == MODEL_WORLD_EXPORTS_IRQ_REGS);
+	KTAP_EXPECT(IS_DEFINED(IRQAIO_HAVE_GET_IRQ_REGS));
+	KTAP_EXPECT(IS_DEFINED(IRQAIO_HAVE_GET_IRQ_REGS_EXPORTED) == MODEL_WORLD_EXPORTS_IRQ_REGS);
 #endif
-	return 0;
+	return KTAP_PASS;
 }
 
 int main(void)
 {
-	static const struct model_test tests[] = {
-		{ "irq_request_and_deliver", test_request_and_deliver },
-		{ "irq_probed_features", test_features },
-	};
-
-	return model_ktap_run("irq_model " MODEL_WORLD, tests,
-			      sizeof(tests) / sizeof(tests[0]));
+	return ktap_main("irq_model " MODEL_WORLD);
 }

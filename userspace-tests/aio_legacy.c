@@ -37,7 +37,7 @@
 #include <sys/ioctl.h>
 #include <sys/uio.h>
 #include <irqaio/demo_chardev.h>
-#include "ktap.h"
+#include <ktap.h>
 
 /*
  * The legacy_io_submit fact: 1 "served", 0 "einval", -1 if the matrix
@@ -77,7 +77,7 @@ static void print_paths(int fd, const struct demo_chardev_stats *before)
 }
 
 /* The synchronous calls work on every kernel, through ->read/->write. */
-static int aio_legacy_sync_calls(void)
+KTAP_TEST(aio_legacy_sync_calls, 30)
 {
 	unsigned char a[100], b[50], in[150], out[150];
 	struct iovec v[3] = { { a, sizeof(a) }, { NULL, 0 }, { b, sizeof(b) } };
@@ -117,158 +117,7 @@ static int submit(io_context_t ctx, struct iocb *cb, long *res)
 	return 1;
 }
 
-static int reload_legacy(const char *params)
-{
-	char cmd[160];
-
-	if (system("rmmod demo_chardev_legacy"))
-		return -1;
-	snprintf(cmd, sizeof(cmd), "insmod /modules/demo_chardev_legacy.ko %s", params);
-	return system(cmd) ? -1 : 0;
-}
-
-static unsigned long long total_requests(int fd)
-{
-	struct demo_chardev_stats st;
-	unsigned long long n = 0;
-	int i;
-
-	if (ioctl(fd, DEMO_CHARDEV_IOC_GET_STATS, &st))
-		return ~0ULL;
-	for (i = 0; i < DEMO_CHARDEV_NR_PATHS; i++)
-		n += st.requests[i];
-	return n;
-}
-
-static int nonseekable_body(io_context_t ctx, int fd, int serves)
-{
-	unsigned char a[64], b[200], in[264], out[264];
-	struct iovec wv[2] = { { a, sizeof(a) }, { b, sizeof(b) } };
-	struct iovec rv[2] = { { in, 100 }, { in + 100, 164 } };
-	struct iocb cb;
-	long res = 0;
-	int r;
-
-	KTAP_EXPECT(lseek(fd, 0, SEEK_SET) < 0 && errno == ESPIPE, "lseek on a nonseekable file");
-	KTAP_EXPECT(pread(fd, in, 10, 0) < 0 && errno == ESPIPE, "pread on a nonseekable file");
-	fill(a, sizeof(a), 5);
-	fill(b, sizeof(b), 6);
-	memcpy(out, a, 64);
-	memcpy(out + 64, b, 200);
-	/* f_pos 0 -> 10 */
-	KTAP_EXPECT(write(fd, b, 10) == 10, "write: %s", strerror(errno));
-
-	io_prep_pwritev(&cb, fd, wv, 2, 3000);
-	r = submit(ctx, &cb, &res);
-	ktap_diag("%s: nonseekable PWRITEV at 3000 -> %d, res %ld", ktap_kernel(), r, res);
-	if (!serves) {
-		KTAP_EXPECT(r == -EINVAL, "stock kernel must refuse: %d", r);
-		return KTAP_PASS;
-	}
-	KTAP_EXPECT(r == 1 && res == 264, "must be served at its offset, not ESPIPE: %d/%ld", r, res);
-	memset(in, 0, sizeof(in));
-	io_prep_preadv(&cb, fd, rv, 2, 3000);
-	r = submit(ctx, &cb, &res);
-	KTAP_EXPECT(r == 1 && res == 264 && !memcmp(in, out, 264), "PREADV at 3000: %d/%ld", r, res);
-	/* write(2) continues at f_pos 10, which the aio requests did not move */
-	KTAP_EXPECT(write(fd, a, 5) == 5, "write: %s", strerror(errno));
-	io_prep_pread(&cb, fd, in, 15, 0);
-	r = submit(ctx, &cb, &res);
-	KTAP_EXPECT(r == 1 && res == 15 && !memcmp(in, b, 10) && !memcmp(in + 10, a, 5),
-		    "PREAD at 0 after write(2) at f_pos 10: %d/%ld", r, res);
-	return KTAP_PASS;
-}
-
-static int aio_legacy_nonseekable(void)
-{
-	int serves = fallback_serves();
-	io_context_t ctx = 0;
-	int fd, ret;
-
-	EXPECT_FACT(serves);
-	KTAP_EXPECT(reload_legacy("nonseekable=1") == 0, "reload with nonseekable=1");
-	fd = open(DEMO_CHARDEV_LEGACY_PATH, O_RDWR);
-	KTAP_EXPECT(fd >= 0, "open: %s", strerror(errno));
-	KTAP_EXPECT(io_setup(8, &ctx) == 0, "io_setup");
-	ret = nonseekable_body(ctx, fd, serves);
-	io_destroy(ctx);
-	close(fd);
-	KTAP_EXPECT(reload_legacy("") == 0, "reload without parameters");
-	return ret;
-}
-
-static int nowait_body(io_context_t ctx, int fd, int nbfd, int serves)
-{
-	unsigned char in[264], out[264];
-	struct iovec rv[2] = { { in, 64 }, { in + 64, 200 } };
-	struct demo_chardev_stats a, b;
-	unsigned long long n0;
-	__u32 ms = 200;
-	struct iocb cb;
-	long res = 0;
-	int r;
-
-	fill(out, sizeof(out), 7);
-	KTAP_EXPECT(pwrite(fd, out, sizeof(out), 5000) == (ssize_t)sizeof(out), "pwrite");
-
-	n0 = total_requests(fd);
-	io_prep_preadv2(&cb, fd, rv, 2, 5000, RWF_NOWAIT);
-	r = submit(ctx, &cb, &res);
-	ktap_diag("%s: RWF_NOWAIT PREADV, blocking file -> %d, res %ld", ktap_kernel(), r, res);
-	if (!serves) {
-		KTAP_EXPECT(r == -EINVAL, "stock kernel must refuse: %d", r);
-		return KTAP_PASS;
-	}
-	KTAP_EXPECT(r != -EAGAIN, "io_submit() itself answered EAGAIN (\"reap and retry\")");
-	KTAP_EXPECT(r == 1 && res == -EAGAIN, "expected the event to carry -EAGAIN: %d/%ld", r, res);
-	KTAP_EXPECT(total_requests(fd) == n0, "the driver was called for it");
-
-	memset(in, 0, sizeof(in));
-	io_prep_preadv2(&cb, nbfd, rv, 2, 5000, RWF_NOWAIT);
-	r = submit(ctx, &cb, &res);
-	ktap_diag("%s: RWF_NOWAIT PREADV, O_NONBLOCK file -> %d, res %ld", ktap_kernel(), r, res);
-	KTAP_EXPECT(r == 1 && res == 264 && !memcmp(in, out, 264),
-		    "O_NONBLOCK file must be served: %d/%ld", r, res);
-
-	/* A throttled O_NONBLOCK file: the driver itself says it would block. */
-	KTAP_EXPECT(ioctl(nbfd, DEMO_CHARDEV_IOC_SET_THROTTLE, &ms) == 0, "throttle");
-	KTAP_EXPECT(ioctl(nbfd, DEMO_CHARDEV_IOC_GET_STATS, &a) == 0, "stats");
-	io_prep_preadv2(&cb, nbfd, rv, 2, 5000, RWF_NOWAIT);
-	r = submit(ctx, &cb, &res);
-	KTAP_EXPECT(ioctl(nbfd, DEMO_CHARDEV_IOC_GET_STATS, &b) == 0, "stats");
-	KTAP_EXPECT(r == 1 && res == -EAGAIN && b.eagain == a.eagain + 1,
-		    "throttled: %d/%ld, driver EAGAIN +%llu", r, res,
-		    (unsigned long long)(b.eagain - a.eagain));
-
-	/* Without RWF_NOWAIT the blocking file is served as before. */
-	memset(in, 0, sizeof(in));
-	io_prep_preadv(&cb, fd, rv, 2, 5000);
-	r = submit(ctx, &cb, &res);
-	KTAP_EXPECT(r == 1 && res == 264 && !memcmp(in, out, 264), "PREADV: %d/%ld", r, res);
-	return KTAP_PASS;
-}
-
-static int aio_legacy_nowait(void)
-{
-	int serves = fallback_serves();
-	io_context_t ctx = 0;
-	int fd, nbfd, ret;
-
-	EXPECT_FACT(serves);
-	KTAP_EXPECT(reload_legacy("nowait=1") == 0, "reload with nowait=1");
-	fd = open(DEMO_CHARDEV_LEGACY_PATH, O_RDWR);
-	nbfd = open(DEMO_CHARDEV_LEGACY_PATH, O_RDWR | O_NONBLOCK);
-	KTAP_EXPECT(fd >= 0 && nbfd >= 0, "open: %s", strerror(errno));
-	KTAP_EXPECT(io_setup(8, &ctx) == 0, "io_setup");
-	ret = nowait_body(ctx, fd, nbfd, serves);
-	io_destroy(ctx);
-	close(fd);
-	close(nbfd);
-	KTAP_EXPECT(reload_legacy("") == 0, "reload without parameters");
-	return ret;
-}
-
-static int aio_legacy_io_submit(void)
+KTAP_TEST(aio_legacy_io_submit, 30)
 {
 	unsigned char a[64], b[200], in[264], out[264];
 	struct iovec wv[2] = { { a, sizeof(a) }, { b, sizeof(b) } };
@@ -341,14 +190,158 @@ static int aio_legacy_io_submit(void)
 	return KTAP_PASS;
 }
 
+static int reload_legacy(const char *params)
+{
+	char cmd[160];
+
+	if (system("rmmod demo_chardev_legacy"))
+		return -1;
+	snprintf(cmd, sizeof(cmd), "insmod /modules/demo_chardev_legacy.ko %s", params);
+	return system(cmd) ? -1 : 0;
+}
+
+static unsigned long long total_requests(int fd)
+{
+	struct demo_chardev_stats st;
+	unsigned long long n = 0;
+	int i;
+
+	if (ioctl(fd, DEMO_CHARDEV_IOC_GET_STATS, &st))
+		return ~0ULL;
+	for (i = 0; i < DEMO_CHARDEV_NR_PATHS; i++)
+		n += st.requests[i];
+	return n;
+}
+
+static int nonseekable_body(io_context_t ctx, int fd, int serves)
+{
+	unsigned char a[64], b[200], in[264], out[264];
+	struct iovec wv[2] = { { a, sizeof(a) }, { b, sizeof(b) } };
+	struct iovec rv[2] = { { in, 100 }, { in + 100, 164 } };
+	struct iocb cb;
+	long res = 0;
+	int r;
+
+	KTAP_EXPECT(lseek(fd, 0, SEEK_SET) < 0 && errno == ESPIPE, "lseek on a nonseekable file");
+	KTAP_EXPECT(pread(fd, in, 10, 0) < 0 && errno == ESPIPE, "pread on a nonseekable file");
+	fill(a, sizeof(a), 5);
+	fill(b, sizeof(b), 6);
+	memcpy(out, a, 64);
+	memcpy(out + 64, b, 200);
+	/* f_pos 0 -> 10 */
+	KTAP_EXPECT(write(fd, b, 10) == 10, "write: %s", strerror(errno));
+
+	io_prep_pwritev(&cb, fd, wv, 2, 3000);
+	r = submit(ctx, &cb, &res);
+	ktap_diag("%s: nonseekable PWRITEV at 3000 -> %d, res %ld", ktap_kernel(), r, res);
+	if (!serves) {
+		KTAP_EXPECT(r == -EINVAL, "stock kernel must refuse: %d", r);
+		return KTAP_PASS;
+	}
+	KTAP_EXPECT(r == 1 && res == 264, "must be served at its offset, not ESPIPE: %d/%ld", r, res);
+	memset(in, 0, sizeof(in));
+	io_prep_preadv(&cb, fd, rv, 2, 3000);
+	r = submit(ctx, &cb, &res);
+	KTAP_EXPECT(r == 1 && res == 264 && !memcmp(in, out, 264), "PREADV at 3000: %d/%ld", r, res);
+	/* write(2) continues at f_pos 10, which the aio requests did not move */
+	KTAP_EXPECT(write(fd, a, 5) == 5, "write: %s", strerror(errno));
+	io_prep_pread(&cb, fd, in, 15, 0);
+	r = submit(ctx, &cb, &res);
+	KTAP_EXPECT(r == 1 && res == 15 && !memcmp(in, b, 10) && !memcmp(in + 10, a, 5),
+		    "PREAD at 0 after write(2) at f_pos 10: %d/%ld", r, res);
+	return KTAP_PASS;
+}
+
+KTAP_TEST(aio_legacy_nonseekable, 30)
+{
+	int serves = fallback_serves();
+	io_context_t ctx = 0;
+	int fd, ret;
+
+	EXPECT_FACT(serves);
+	KTAP_EXPECT(reload_legacy("nonseekable=1") == 0, "reload with nonseekable=1");
+	fd = open(DEMO_CHARDEV_LEGACY_PATH, O_RDWR);
+	KTAP_EXPECT(fd >= 0, "open: %s", strerror(errno));
+	KTAP_EXPECT(io_setup(8, &ctx) == 0, "io_setup");
+	ret = nonseekable_body(ctx, fd, serves);
+	io_destroy(ctx);
+	close(fd);
+	KTAP_EXPECT(reload_legacy("") == 0, "reload without parameters");
+	return ret;
+}
+
+static int nowait_body(io_context_t ctx, int fd, int nbfd, int serves)
+{
+	unsigned char in[264], out[264];
+	struct iovec rv[2] = { { in, 64 }, { in + 64, 200 } };
+	struct demo_chardev_stats a, b;
+	unsigned long long n0;
+	__u32 ms = 200;
+	struct iocb cb;
+	long res = 0;
+	int r;
+
+	fill(out, sizeof(out), 7);
+	KTAP_EXPECT(pwrite(fd, out, sizeof(out), 5000) == (ssize_t)sizeof(out), "pwrite");
+
+	n0 = total_requests(fd);
+	io_prep_preadv2(&cb, fd, rv, 2, 5000, RWF_NOWAIT);
+	r = submit(ctx, &cb, &res);
+	ktap_diag("%s: RWF_NOWAIT PREADV, blocking file -> %d, res %ld", ktap_kernel(), r, res);
+	if (!serves) {
+		KTAP_EXPECT(r == -EINVAL, "stock kernel must refuse: %d", r);
+		return KTAP_PASS;
+	}
+	KTAP_EXPECT(r != -EAGAIN, "io_submit() itself answered EAGAIN (\"reap and retry\")");
+	KTAP_EXPECT(r == 1 && res == -EAGAIN, "expected the event to carry -EAGAIN: %d/%ld", r, res);
+	KTAP_EXPECT(total_requests(fd) == n0, "the driver was called for it");
+
+	memset(in, 0, sizeof(in));
+	io_prep_preadv2(&cb, nbfd, rv, 2, 5000, RWF_NOWAIT);
+	r = submit(ctx, &cb, &res);
+	ktap_diag("%s: RWF_NOWAIT PREADV, O_NONBLOCK file -> %d, res %ld", ktap_kernel(), r, res);
+	KTAP_EXPECT(r == 1 && res == 264 && !memcmp(in, out, 264),
+		    "O_NONBLOCK file must be served: %d/%ld", r, res);
+
+	/* A throttled O_NONBLOCK file: the driver itself says it would block. */
+	KTAP_EXPECT(ioctl(nbfd, DEMO_CHARDEV_IOC_SET_THROTTLE, &ms) == 0, "throttle");
+	KTAP_EXPECT(ioctl(nbfd, DEMO_CHARDEV_IOC_GET_STATS, &a) == 0, "stats");
+	io_prep_preadv2(&cb, nbfd, rv, 2, 5000, RWF_NOWAIT);
+	r = submit(ctx, &cb, &res);
+	KTAP_EXPECT(ioctl(nbfd, DEMO_CHARDEV_IOC_GET_STATS, &b) == 0, "stats");
+	KTAP_EXPECT(r == 1 && res == -EAGAIN && b.eagain == a.eagain + 1,
+		    "throttled: %d/%ld, driver EAGAIN +%llu", r, res,
+		    (unsigned long long)(b.eagain - a.eagain));
+
+	/* Without RWF_NOWAIT the blocking file is served as before. */
+	memset(in, 0, sizeof(in));
+	io_prep_preadv(&cb, fd, rv, 2, 5000);
+	r = submit(ctx, &cb, &res);
+	KTAP_EXPECT(r == 1 && res == 264 && !memcmp(in, out, 264), "PREADV: %d/%ld", r, res);
+	return KTAP_PASS;
+}
+
+KTAP_TEST(aio_legacy_nowait, 30)
+{
+	int serves = fallback_serves();
+	io_context_t ctx = 0;
+	int fd, nbfd, ret;
+
+	EXPECT_FACT(serves);
+	KTAP_EXPECT(reload_legacy("nowait=1") == 0, "reload with nowait=1");
+	fd = open(DEMO_CHARDEV_LEGACY_PATH, O_RDWR);
+	nbfd = open(DEMO_CHARDEV_LEGACY_PATH, O_RDWR | O_NONBLOCK);
+	KTAP_EXPECT(fd >= 0 && nbfd >= 0, "open: %s", strerror(errno));
+	KTAP_EXPECT(io_setup(8, &ctx) == 0, "io_setup");
+	ret = nowait_body(ctx, fd, nbfd, serves);
+	io_destroy(ctx);
+	close(fd);
+	close(nbfd);
+	KTAP_EXPECT(reload_legacy("") == 0, "reload without parameters");
+	return ret;
+}
+
 int main(void)
 {
-	static const struct ktap_test tests[] = {
-		KTAP_TEST(aio_legacy_sync_calls, 30),
-		KTAP_TEST(aio_legacy_io_submit, 30),
-		KTAP_TEST(aio_legacy_nonseekable, 30),
-		KTAP_TEST(aio_legacy_nowait, 30),
-	};
-
-	return ktap_main("aio_legacy", tests, KTAP_ARRAY_SIZE(tests));
+	return ktap_main("aio_legacy");
 }

@@ -19,7 +19,7 @@
 #include <sys/ioctl.h>
 #include <sys/uio.h>
 #include <irqaio/demo_chardev.h>
-#include "ktap.h"
+#include <ktap.h>
 
 #define NTHREADS	8
 #define OWN_SIZE	(16 * 1024)
@@ -176,7 +176,7 @@ out:
 	return NULL;
 }
 
-static int aio_threads_random(void)
+KTAP_TEST(aio_threads_random, 240)
 {
 	struct demo_chardev_stats before, after;
 	struct worker w[NTHREADS];
@@ -212,9 +212,5 @@ static int aio_threads_random(void)
 
 int main(void)
 {
-	static const struct ktap_test tests[] = {
-		KTAP_TEST(aio_threads_random, 240),
-	};
-
-	return ktap_main("aio_threads", tests, KTAP_ARRAY_SIZE(tests));
+	return ktap_main("aio_threads");
 }

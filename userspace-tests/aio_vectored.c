@@ -32,7 +32,7 @@
 #include <time.h>
 #include <irqaio/demo_chardev.h>
 #include "chardev_test.h"
-#include "ktap.h"
+#include <ktap.h>
 
 #define MAX_SEGS	1025
 
@@ -65,9 +65,9 @@ static int with_paths(int (*fn)(void))
 	return r;
 }
 
-#define PATH_TEST(name)						\
+#define PATH_TEST(name, timeout)					\
 	static int name##_body(void);					\
-	static int name(void) { return with_paths(name##_body); }	\
+	KTAP_TEST(name, timeout) { return with_paths(name##_body); }	\
 	static int name##_body(void)
 
 static void fill(unsigned char *p, size_t n, unsigned int seed)
@@ -160,13 +160,13 @@ static int integrity(int nsegs, long long off)
 	return KTAP_PASS;
 }
 
-PATH_TEST(aio_integrity_1seg) { return integrity(1, 100); }
-PATH_TEST(aio_integrity_2seg) { return integrity(2, 7777); }
-PATH_TEST(aio_integrity_16seg) { return integrity(16, 20000); }
-PATH_TEST(aio_integrity_1024seg) { return integrity(1024, 65536 + 3); }
+PATH_TEST(aio_integrity_1seg, 30) { return integrity(1, 100); }
+PATH_TEST(aio_integrity_2seg, 30) { return integrity(2, 7777); }
+PATH_TEST(aio_integrity_16seg, 30) { return integrity(16, 20000); }
+PATH_TEST(aio_integrity_1024seg, 60) { return integrity(1024, 65536 + 3); }
 
 /* IOCB_CMD_PREAD/PWRITE: one plain buffer through io_submit. */
-PATH_TEST(aio_integrity_single_buffer)
+PATH_TEST(aio_integrity_single_buffer, 30)
 {
 	unsigned char src[3000], dst[3000];
 	io_context_t ctx = 0;
@@ -186,7 +186,7 @@ PATH_TEST(aio_integrity_single_buffer)
 	return KTAP_PASS;
 }
 
-PATH_TEST(aio_zero_length_segments)
+PATH_TEST(aio_zero_length_segments, 30)
 {
 	unsigned char a[10], b[20], in[30], out[30];
 	struct iovec wv[6] = {
@@ -224,7 +224,7 @@ PATH_TEST(aio_zero_length_segments)
 }
 
 /* UIO_MAXIOV + 1 segments: refused by io_submit itself. */
-PATH_TEST(aio_1025_segments_einval)
+PATH_TEST(aio_1025_segments_einval, 30)
 {
 	static struct iovec v[1025];
 	static unsigned char buf[1025];
@@ -248,7 +248,7 @@ PATH_TEST(aio_1025_segments_einval)
 }
 
 /* The iovec array itself unreadable: EFAULT from io_submit. */
-PATH_TEST(aio_unreadable_iovec_efault)
+PATH_TEST(aio_unreadable_iovec_efault, 30)
 {
 	io_context_t ctx = 0;
 	struct iocb cb, *cbs[1] = { &cb };
@@ -272,7 +272,7 @@ PATH_TEST(aio_unreadable_iovec_efault)
 }
 
 /* Data buffer unmapped: bytes before the fault, else EFAULT, in the event. */
-PATH_TEST(aio_unmapped_buffer)
+PATH_TEST(aio_unmapped_buffer, 30)
 {
 	io_context_t ctx = 0;
 	struct iocb cb;
@@ -321,7 +321,7 @@ PATH_TEST(aio_unmapped_buffer)
 	return KTAP_PASS;
 }
 
-PATH_TEST(aio_negative_offset_einval)
+PATH_TEST(aio_negative_offset_einval, 30)
 {
 	unsigned char buf[16];
 	struct iovec v = { buf, sizeof(buf) };
@@ -342,7 +342,7 @@ PATH_TEST(aio_negative_offset_einval)
 	return KTAP_PASS;
 }
 
-PATH_TEST(aio_read_at_and_past_end)
+PATH_TEST(aio_read_at_and_past_end, 30)
 {
 	unsigned char buf[100];
 	struct iovec v[2] = { { buf, 40 }, { buf + 40, 60 } };
@@ -372,7 +372,7 @@ PATH_TEST(aio_read_at_and_past_end)
 	return KTAP_PASS;
 }
 
-PATH_TEST(aio_write_past_end)
+PATH_TEST(aio_write_past_end, 30)
 {
 	unsigned char buf[100], back[30];
 	struct iovec v[2] = { { buf, 70 }, { buf + 70, 30 } };
@@ -405,7 +405,7 @@ PATH_TEST(aio_write_past_end)
 	return KTAP_PASS;
 }
 
-PATH_TEST(aio_eventfd_completion)
+PATH_TEST(aio_eventfd_completion, 30)
 {
 	unsigned char buf[4][64];
 	struct iovec v[4];
@@ -440,7 +440,7 @@ PATH_TEST(aio_eventfd_completion)
 }
 
 /* RWF_NOWAIT: EAGAIN exactly when the request would block (throttled). */
-PATH_TEST(aio_rwf_nowait)
+PATH_TEST(aio_rwf_nowait, 30)
 {
 	unsigned char buf[128];
 	struct iovec v[2] = { { buf, 64 }, { buf + 64, 64 } };
@@ -487,7 +487,7 @@ PATH_TEST(aio_rwf_nowait)
 }
 
 /* O_NONBLOCK: read(2) and aio on a throttled file fail with EAGAIN. */
-PATH_TEST(aio_o_nonblock)
+PATH_TEST(aio_o_nonblock, 30)
 {
 	unsigned char buf[64];
 	struct iovec v = { buf, sizeof(buf) };
@@ -540,7 +540,7 @@ static void *kick(void *arg)
  * A signal during the throttle sleep: EINTR (ERESTARTSYS, no SA_RESTART),
  * well before the longest throttle is over.
  */
-PATH_TEST(aio_signal_interrupts)
+PATH_TEST(aio_signal_interrupts, 30)
 {
 	struct sigaction sa = { .sa_handler = on_sigusr1 };	/* no SA_RESTART */
 	unsigned char buf[64];
@@ -618,7 +618,7 @@ static void *cancel_later(void *arg)
  */
 #define CANCEL_ROUNDS	3
 
-PATH_TEST(aio_cancel)
+PATH_TEST(aio_cancel, 30)
 {
 	unsigned char buf[256];
 	struct iovec v = { buf, sizeof(buf) };
@@ -658,7 +658,7 @@ PATH_TEST(aio_cancel)
 }
 
 /* Many iocbs in one io_submit(), and a bad one stopping the batch. */
-PATH_TEST(aio_many_iocbs)
+PATH_TEST(aio_many_iocbs, 60)
 {
 	enum { N = 128, BLK = 700 };
 	static unsigned char out[N][BLK], in[N][BLK];
@@ -715,7 +715,7 @@ PATH_TEST(aio_many_iocbs)
 }
 
 /* read/write/readv/writev/llseek on the same device; aio never moves f_pos. */
-PATH_TEST(aio_sync_syscalls_same_device)
+PATH_TEST(aio_sync_syscalls_same_device, 30)
 {
 	unsigned char a[300], b[5], c[2000], in[2305], out[2305];
 	struct iovec wv[3] = { { a, sizeof(a) }, { b, sizeof(b) }, { c, sizeof(c) } };
@@ -798,7 +798,7 @@ static int run_case(int fd, io_context_t ctx, int which)
 	return 0;
 }
 
-PATH_TEST(aio_paths_per_kernel)
+PATH_TEST(aio_paths_per_kernel, 30)
 {
 	enum { B = DEMO_CHARDEV_PATH_BUF, I = DEMO_CHARDEV_PATH_IOVEC, U = DEMO_CHARDEV_PATH_UBUF };
 	static const struct path_case cases[] = {
@@ -856,28 +856,5 @@ PATH_TEST(aio_paths_per_kernel)
 
 int main(void)
 {
-	static const struct ktap_test tests[] = {
-		KTAP_TEST(aio_integrity_1seg, 30),
-		KTAP_TEST(aio_integrity_2seg, 30),
-		KTAP_TEST(aio_integrity_16seg, 30),
-		KTAP_TEST(aio_integrity_1024seg, 60),
-		KTAP_TEST(aio_integrity_single_buffer, 30),
-		KTAP_TEST(aio_zero_length_segments, 30),
-		KTAP_TEST(aio_1025_segments_einval, 30),
-		KTAP_TEST(aio_unreadable_iovec_efault, 30),
-		KTAP_TEST(aio_unmapped_buffer, 30),
-		KTAP_TEST(aio_negative_offset_einval, 30),
-		KTAP_TEST(aio_read_at_and_past_end, 30),
-		KTAP_TEST(aio_write_past_end, 30),
-		KTAP_TEST(aio_eventfd_completion, 30),
-		KTAP_TEST(aio_rwf_nowait, 30),
-		KTAP_TEST(aio_o_nonblock, 30),
-		KTAP_TEST(aio_signal_interrupts, 30),
-		KTAP_TEST(aio_cancel, 30),
-		KTAP_TEST(aio_many_iocbs, 60),
-		KTAP_TEST(aio_sync_syscalls_same_device, 30),
-		KTAP_TEST(aio_paths_per_kernel, 30),
-	};
-
-	return ktap_main("aio_vectored", tests, KTAP_ARRAY_SIZE(tests));
+	return ktap_main("aio_vectored");
 }

@@ -28,7 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <irqaio/demo_chardev.h>
-#include "ktap.h"
+#include <ktap.h>
 
 #define CT_REF_PATH	"/tmp/irqaio_chardev_ref"
 #define CT_FEATURES	"/etc/irqaio/features.h"

@@ -44,7 +44,7 @@
 #include <sys/uio.h>
 #include <time.h>
 #include <irqaio/demo_chardev.h>
-#include "ktap.h"
+#include <ktap.h>
 
 #ifndef RWF_HIPRI
 #define RWF_HIPRI	0x1
@@ -715,7 +715,70 @@ static void print_stats(const char *what, const struct fuzz_stats *st)
 
 /* ---- tests -------------------------------------------------------------- */
 
-static int fuzz_submit(void)
+/*
+ * A write that faults must not change what it did not write: pwrite() from
+ * an unmapped buffer fails with EFAULT and leaves the store as it was; one
+ * whose buffer runs into a PROT_NONE page writes its valid prefix, returns
+ * that count, and leaves the bytes after it as they were. The same through
+ * io_submit.
+ */
+KTAP_TEST(faulting_write_keeps_data, 30)
+{
+	const size_t off = 8192, len = 8192;
+	unsigned char *before = malloc(len), *after = malloc(len);
+	struct iocb cb, *cbs[1] = { &cb };
+	struct io_event ev;
+	struct timespec ts = { 5, 0 };
+	aio_context_t ctx = 0;
+	ssize_t n;
+	size_t i;
+
+	KTAP_EXPECT(before && after, "out of memory");
+	for (i = 0; i < len; i++)
+		before[i] = (unsigned char)(0xa5 ^ i);
+	KTAP_EXPECT(pwrite(dev_fd, before, len, off) == (ssize_t)len, "pwrite");
+
+	n = pwrite(dev_fd, HOLE_ADDR, len, off);
+	KTAP_EXPECT(n == -1 && errno == EFAULT, "pwrite from an unmapped buffer: %zd", n);
+	KTAP_EXPECT(pread(dev_fd, after, len, off) == (ssize_t)len, "pread");
+	for (i = 0; i < len && after[i] == before[i]; i++)
+		;
+	KTAP_EXPECT(i == len, "pwrite failed with EFAULT but changed the store at +%zu: %#x, was %#x (copy_from_user() zero-fills the bytes it could not copy)",
+		    i, after[i], before[i]);
+
+	/* 100 valid bytes, then the guard page. */
+	memset(scratch_end - 100, 0x3c, 100);
+	n = pwrite(dev_fd, scratch_end - 100, len, off);
+	KTAP_EXPECT(n > 0 && n <= 100, "pwrite into a guard page: %zd (%s)", n, strerror(errno));
+	KTAP_EXPECT(pread(dev_fd, after, len, off) == (ssize_t)len, "pread");
+	for (i = n; i < len && after[i] == before[i]; i++)
+		;
+	KTAP_EXPECT(i == len, "short pwrite of %zd bytes changed the store at +%zu: %#x, was %#x",
+		    n, i, after[i], before[i]);
+
+	KTAP_EXPECT(pwrite(dev_fd, before, len, off) == (ssize_t)len, "pwrite");
+	KTAP_EXPECT(sys_io_setup(4, &ctx) == 0, "io_setup: %s", strerror(errno));
+	memset(&cb, 0, sizeof(cb));
+	cb.aio_lio_opcode = IOCB_CMD_PWRITE;
+	cb.aio_fildes = dev_fd;
+	cb.aio_buf = (uintptr_t)HOLE_ADDR;
+	cb.aio_nbytes = len;
+	cb.aio_offset = off;
+	KTAP_EXPECT(sys_io_submit(ctx, 1, cbs) == 1, "io_submit: %s", strerror(errno));
+	KTAP_EXPECT(sys_io_getevents(ctx, 1, 1, &ev, &ts) == 1, "io_getevents");
+	sys_io_destroy(ctx);
+	KTAP_EXPECT((long long)ev.res == -EFAULT, "aio write from an unmapped buffer: %lld",
+		    (long long)ev.res);
+	KTAP_EXPECT(pread(dev_fd, after, len, off) == (ssize_t)len, "pread");
+	for (i = 0; i < len && after[i] == before[i]; i++)
+		;
+	KTAP_EXPECT(i == len, "aio write failed with EFAULT but changed the store at +%zu", i);
+	free(before);
+	free(after);
+	return KTAP_PASS;
+}
+
+KTAP_TEST(fuzz_submit, 280)
 {
 	unsigned long iters = env_ulong("FUZZ_AIO_ITERS", FUZZ_ITERS), it;
 	struct fuzz_stats st = { 0 };
@@ -823,7 +886,7 @@ static int submit_polls(aio_context_t ctx, int fd, struct iocb *cbs, unsigned in
 	return sys_io_submit(ctx, n, p);
 }
 
-static int cancel_inflight(void)
+KTAP_TEST(cancel_inflight, 120)
 {
 	struct sigaction sa = { .sa_handler = on_sigusr1 };	/* no SA_RESTART */
 	struct iocb polls[8], bogus;
@@ -892,7 +955,7 @@ static int cancel_inflight(void)
 	return KTAP_PASS;
 }
 
-static int destroy_inflight(void)
+KTAP_TEST(destroy_inflight, 120)
 {
 	struct iocb polls[8];
 	struct io_event ev;
@@ -960,7 +1023,7 @@ static void child_body(unsigned int idx)
 	_exit(0);
 }
 
-static int exit_inflight(void)
+KTAP_TEST(exit_inflight, 120)
 {
 	unsigned int i, exited = 0, killed = 0;
 	int status;
@@ -993,71 +1056,8 @@ static int exit_inflight(void)
 	return KTAP_PASS;
 }
 
-/*
- * A write that faults must not change what it did not write: pwrite() from
- * an unmapped buffer fails with EFAULT and leaves the store as it was; one
- * whose buffer runs into a PROT_NONE page writes its valid prefix, returns
- * that count, and leaves the bytes after it as they were. The same through
- * io_submit.
- */
-static int faulting_write_keeps_data(void)
-{
-	const size_t off = 8192, len = 8192;
-	unsigned char *before = malloc(len), *after = malloc(len);
-	struct iocb cb, *cbs[1] = { &cb };
-	struct io_event ev;
-	struct timespec ts = { 5, 0 };
-	aio_context_t ctx = 0;
-	ssize_t n;
-	size_t i;
-
-	KTAP_EXPECT(before && after, "out of memory");
-	for (i = 0; i < len; i++)
-		before[i] = (unsigned char)(0xa5 ^ i);
-	KTAP_EXPECT(pwrite(dev_fd, before, len, off) == (ssize_t)len, "pwrite");
-
-	n = pwrite(dev_fd, HOLE_ADDR, len, off);
-	KTAP_EXPECT(n == -1 && errno == EFAULT, "pwrite from an unmapped buffer: %zd", n);
-	KTAP_EXPECT(pread(dev_fd, after, len, off) == (ssize_t)len, "pread");
-	for (i = 0; i < len && after[i] == before[i]; i++)
-		;
-	KTAP_EXPECT(i == len, "pwrite failed with EFAULT but changed the store at +%zu: %#x, was %#x (copy_from_user() zero-fills the bytes it could not copy)",
-		    i, after[i], before[i]);
-
-	/* 100 valid bytes, then the guard page. */
-	memset(scratch_end - 100, 0x3c, 100);
-	n = pwrite(dev_fd, scratch_end - 100, len, off);
-	KTAP_EXPECT(n > 0 && n <= 100, "pwrite into a guard page: %zd (%s)", n, strerror(errno));
-	KTAP_EXPECT(pread(dev_fd, after, len, off) == (ssize_t)len, "pread");
-	for (i = n; i < len && after[i] == before[i]; i++)
-		;
-	KTAP_EXPECT(i == len, "short pwrite of %zd bytes changed the store at +%zu: %#x, was %#x",
-		    n, i, after[i], before[i]);
-
-	KTAP_EXPECT(pwrite(dev_fd, before, len, off) == (ssize_t)len, "pwrite");
-	KTAP_EXPECT(sys_io_setup(4, &ctx) == 0, "io_setup: %s", strerror(errno));
-	memset(&cb, 0, sizeof(cb));
-	cb.aio_lio_opcode = IOCB_CMD_PWRITE;
-	cb.aio_fildes = dev_fd;
-	cb.aio_buf = (uintptr_t)HOLE_ADDR;
-	cb.aio_nbytes = len;
-	cb.aio_offset = off;
-	KTAP_EXPECT(sys_io_submit(ctx, 1, cbs) == 1, "io_submit: %s", strerror(errno));
-	KTAP_EXPECT(sys_io_getevents(ctx, 1, 1, &ev, &ts) == 1, "io_getevents");
-	sys_io_destroy(ctx);
-	KTAP_EXPECT((long long)ev.res == -EFAULT, "aio write from an unmapped buffer: %lld",
-		    (long long)ev.res);
-	KTAP_EXPECT(pread(dev_fd, after, len, off) == (ssize_t)len, "pread");
-	for (i = 0; i < len && after[i] == before[i]; i++)
-		;
-	KTAP_EXPECT(i == len, "aio write failed with EFAULT but changed the store at +%zu", i);
-	free(before);
-	free(after);
-	return KTAP_PASS;
-}
-
 /* After everything: the canary is intact and the device still works. */
-static int device_intact(void)
+KTAP_TEST(device_intact, 30)
 {
 	unsigned char *out, *in;
 	struct iovec iov[3];
@@ -1147,21 +1147,11 @@ static int setup(void)
 	return 0;
 }
 
-static const struct ktap_test tests[] = {
-	KTAP_TEST(faulting_write_keeps_data, 30),
-	KTAP_TEST(fuzz_submit, 280),
-	KTAP_TEST(cancel_inflight, 120),
-	KTAP_TEST(destroy_inflight, 120),
-	KTAP_TEST(exit_inflight, 120),
-	KTAP_TEST(device_intact, 30),
-};
-
 int main(void)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (setup()) {
-		printf("KTAP version 1\n1..1\nnot ok 1 fuzz_aio_setup\n");
-		return 1;
-	}
-	return ktap_main("fuzz_aio", tests, KTAP_ARRAY_SIZE(tests));
+	if (setup())
+		return ktap_setup_failed("fuzz_aio", "no usable %s or test mappings (%s)",
+					 DEMO_CHARDEV_PATH, strerror(errno));
+	return ktap_main("fuzz_aio");
 }

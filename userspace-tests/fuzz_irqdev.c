@@ -25,7 +25,7 @@
 #include <time.h>
 #include <irqaio/demo_irqdev.h>
 #include "irqdev_sysfs.h"
-#include "ktap.h"
+#include <ktap.h>
 
 #define FUZZ_SEED		0xbb67ae8584caa73bULL
 #define MAX_DEVS		4
@@ -311,7 +311,7 @@ static void print_stats(const char *what, const struct call_stats *st)
 
 /* ---- tests ---------------------------------------------------------------- */
 
-static int random_numbers(void)
+KTAP_TEST(random_numbers, 120)
 {
 	struct rng r = { FUZZ_SEED };
 	unsigned long i, enotty = 0, iters = 20000;
@@ -333,7 +333,7 @@ static int random_numbers(void)
 	return KTAP_PASS;
 }
 
-static int real_ioctls(void)
+KTAP_TEST(real_ioctls, 180)
 {
 	struct rng r = { FUZZ_SEED ^ 1 };
 	struct call_stats st = { 0 };
@@ -410,7 +410,7 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
-static int concurrent_callers(void)
+KTAP_TEST(concurrent_callers, 180)
 {
 	struct worker w[NR_THREADS];
 	struct demo_irqdev_stats a[MAX_DEVS], b[MAX_DEVS];
@@ -486,7 +486,7 @@ static int rebind_all_in_order(void)
 	return -1;
 }
 
-static int race_unbind(void)
+KTAP_TEST(race_unbind, 200)
 {
 	struct rng r = { FUZZ_SEED ^ 2 };
 	struct worker w[NR_THREADS - 1];
@@ -600,21 +600,12 @@ static int setup(void)
 	return 0;
 }
 
-static const struct ktap_test tests[] = {
-	KTAP_TEST(random_numbers, 120),
-	KTAP_TEST(real_ioctls, 180),
-	KTAP_TEST(concurrent_callers, 180),
-	KTAP_TEST(race_unbind, 200),
-};
-
 int main(void)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (setup()) {
-		printf("KTAP version 1\n1..1\nnot ok 1 fuzz_irqdev_setup # no demo_irqdev device (%s)\n",
-		       strerror(errno));
-		return 1;
-	}
-	printf("# %d devices, NMI %s\n", ndevs, have_nmi ? "available" : "not available");
-	return ktap_main("fuzz_irqdev", tests, KTAP_ARRAY_SIZE(tests));
+	if (setup())
+		return ktap_setup_failed("fuzz_irqdev", "no demo_irqdev device (%s)",
+					 strerror(errno));
+	ktap_diag("%d devices, NMI %s", ndevs, have_nmi ? "available" : "not available");
+	return ktap_main("fuzz_irqdev");
 }

@@ -52,7 +52,7 @@
 #include <irqaio/demo_irqdev.h>
 #include "irqdev_sysfs.h"
 #include "kio_test.h"
-#include "ktap.h"
+#include <ktap.h>
 
 #define DEV_SIZE	DEMO_IRQDEV_DMA_SIZE
 #define DEV_PATH0	"/dev/" DEMO_IRQDEV_NAME "0"
@@ -671,7 +671,7 @@ static long xfer(struct io *io, enum path p, const struct iovec *v, int n, off_t
  * The completion, pinning and cancel branches the driver reports (on both
  * devices) are the ones the matrix states for this kernel.
  */
-static int branches_match_matrix(void)
+KTAP_TEST(branches_match_matrix, 30)
 {
 	static const struct { const char *fact, *value; unsigned int kind; } want[] = {
 		{ "dma_complete", "ki_complete2", 3 },
@@ -727,7 +727,7 @@ static int branches_match_matrix(void)
  * ms) while the driver holds every piece; then the event, res = bytes,
  * completed by the interrupt handler after exactly one transfer per piece.
  */
-static int async_not_before_irq(void)
+KTAP_TEST(async_not_before_irq, 60)
 {
 	struct timespec zero = { 0 }, ts = { .tv_sec = EVENT_WAIT_S };
 	struct demo_irqdev_stats a, m, b;
@@ -799,7 +799,7 @@ static int async_not_before_irq(void)
 }
 
 /* The same with io_uring READV: no CQE right after the submission. */
-static int uring_not_before_irq(void)
+KTAP_TEST(uring_not_before_irq, 60)
 {
 	struct __kernel_timespec ts = { .tv_sec = EVENT_WAIT_S };
 	struct demo_irqdev_stats a, m, b;
@@ -883,7 +883,7 @@ static int uring_not_before_irq(void)
  */
 #define NR_REGIONS 9
 
-static int roundtrip_all_paths(void)
+KTAP_TEST(roundtrip_all_paths, 120)
 {
 	static const unsigned int cuts[2][NR_REGIONS + 1] = {
 		{ 0, 1, 517, 1030, 1555, 2049, 2611, 3333, 3900, DEV_SIZE },
@@ -1004,7 +1004,7 @@ static int roundtrip_all_paths(void)
  */
 #define DEPTH 64
 
-static int depth_64(void)
+KTAP_TEST(depth_64, 120)
 {
 	static struct iocb cb[DEPTH], *cbs[DEPTH];
 	static struct iovec v[DEPTH][2], v0[4];
@@ -1132,7 +1132,7 @@ static int depth_64(void)
  */
 #define NCANCEL 5
 
-static int cancel_queued(void)
+KTAP_TEST(cancel_queued, 60)
 {
 	static const bool is_write[NCANCEL] = { false, true, false, false, true };
 	struct timespec zero = { 0 }, ts = { .tv_sec = EVENT_WAIT_S };
@@ -1279,7 +1279,7 @@ static int cancel_queued(void)
  * -EIOCBQUEUED), io_uring READ with RWF_NOWAIT (CQE -EAGAIN), read(2) and
  * write(2) on an O_NONBLOCK file. Idle, the same requests are served.
  */
-static int nowait_busy(void)
+KTAP_TEST(nowait_busy, 60)
 {
 	struct timespec zero = { 0 }, ts = { .tv_sec = EVENT_WAIT_S };
 	struct demo_irqdev_stats a, m, b;
@@ -1446,7 +1446,7 @@ static long uring_one(struct io_uring *ring)
  * the end reads give 0 and writes ENOSPC, across it both are short; one
  * transfer per piece of what moved, none for the rest.
  */
-static int bad_input(void)
+KTAP_TEST(bad_input, 60)
 {
 	static struct iovec many[IOV_MAX + 1];
 	struct demo_irqdev_stats a, m, b;
@@ -1629,6 +1629,46 @@ static int bad_input(void)
 	return KTAP_PASS;
 }
 
+/*
+ * kernel_read()/kernel_write() (ITER_KVEC, synchronous): queued and waited
+ * for inside the method like read(2), from and into the test module's
+ * kernel buffer.
+ */
+KTAP_TEST(kernel_read_write, 60)
+{
+	static unsigned char src[3000], got[3000], want[DEV_SIZE];
+	struct demo_irqdev_stats a, b;
+	long long pa = 0;
+	long r;
+	int fd;
+
+	fd = dma_begin(0, &a);
+	KTAP_EXPECT(fd >= 0, "device");
+	KTAP_EXPECT(kio_open() == 0, "test module");
+	KTAP_EXPECT(dev_put(fd, 90, want) == 0, "fill the file");
+	pat_fill(src, 333, sizeof(src), 91);
+	KTAP_EXPECT(get_stats(fd, &a) == 0, "stats");
+	r = kio(DEV_PATH0, 1, src, sizeof(src), 333, &pa);
+	KTAP_EXPECT(r == (long)sizeof(src) && pa == 333 + (long long)sizeof(src),
+		    "kernel_write: %ld, pos %lld", r, pa);
+	r = kio(DEV_PATH0, 0, got, 100, 333, &pa);
+	KTAP_EXPECT(r == 100 && !memcmp(got, src, 100), "kernel_read of 100: %ld", r);
+	r = kio(DEV_PATH0, 0, got, sizeof(got), 333, &pa);
+	KTAP_EXPECT(r == (long)sizeof(got) && !memcmp(got, src, sizeof(got)),
+		    "kernel_read of %zu: %ld", sizeof(got), r);
+	r = kio(DEV_PATH0, 0, got, sizeof(got), DEV_SIZE - 10, NULL);
+	KTAP_EXPECT(r == 10, "kernel_read across the end: %ld", r);
+	r = kio(DEV_PATH0, 1, src, 10, DEV_SIZE, NULL);
+	KTAP_EXPECT(r == -ENOSPC, "kernel_write at the end: %ld", r);
+	KTAP_EXPECT(get_stats(fd, &b) == 0, "stats");
+	KTAP_EXPECT(DELTA(a, b, dma_sync_waits) == 4 && DELTA(a, b, dma_queued) == 0,
+		    "sync waits %+lld queued %+lld, want +4 +0", DELTA(a, b, dma_sync_waits),
+		    DELTA(a, b, dma_queued));
+	KTAP_EXPECT(b.dma_held == 0, "dma_held %llu", (unsigned long long)b.dma_held);
+	close(fd);
+	return kio_close() ? KTAP_FAIL : KTAP_PASS;
+}
+
 /* FOLL_PIN pins taken and released so far (/proc/vmstat, folded first); -1 if absent. */
 static int read_pins(long long *acq, long long *rel)
 {
@@ -1688,7 +1728,7 @@ static int pins_settle(long long acq0, long long rel0, long long *da, long long 
  * while queued; stats.dma_held is 0 when idle and counts every piece while
  * requests wait.
  */
-static int pins_released(void)
+KTAP_TEST(pins_released, 60)
 {
 	struct timespec zero = { 0 }, ts = { .tv_sec = EVENT_WAIT_S };
 	struct demo_irqdev_stats a, m, b;
@@ -1927,7 +1967,7 @@ out:
  * everything queued was transferred and completed or cancelled, nothing
  * failed; cancelled reads left their buffers alone.
  */
-static int teardown_in_flight(void)
+KTAP_TEST(teardown_in_flight, 120)
 {
 	struct timespec zero = { 0 };
 	struct demo_irqdev_stats a, b;
@@ -2232,6 +2272,46 @@ static int rebind(const char *bdf)
 	return -1;
 }
 
+KTAP_TEST(unbind_in_flight, 120)
+{
+	struct demo_irqdev_stats s;
+	unsigned char want[DEV_SIZE], got[DEV_SIZE];
+	struct iovec v[2] = { { got, 1234 }, { got + 1234, DEV_SIZE - 1234 } };
+	io_context_t ctx = 0;
+	struct iocb cb;
+	char bdf[64];
+	int fd, st, body;
+	pid_t pid;
+	long res;
+
+	KTAP_EXPECT(dev_bdf(1, bdf, sizeof(bdf)) == 0, "device of demo_irqdev1: %s", strerror(errno));
+	pid = fork();
+	KTAP_EXPECT(pid >= 0, "fork: %s", strerror(errno));
+	if (pid == 0)
+		_exit(unbind_body(bdf));
+	KTAP_EXPECT(waitpid(pid, &st, 0) == pid, "waitpid");
+	body = WIFEXITED(st) ? WEXITSTATUS(st) : KTAP_FAIL;
+	/* rebind whatever happened: the next programs need both devices */
+	KTAP_EXPECT(rebind(bdf) == 0, "rebind");
+	KTAP_EXPECT(body == KTAP_PASS, "requests across the unbind failed (status %#x)", st);
+	fd = dev_open(1, 0);
+	KTAP_EXPECT(fd >= 0, "open after rebinding: %s", strerror(errno));
+	KTAP_EXPECT(get_stats(fd, &s) == 0, "stats");
+	KTAP_EXPECT(s.dma_transfers == 0 && s.dma_queued == 0 && s.dma_held == 0 && s.dma_failed == 0,
+		    "counters of a new binding: transfers %llu queued %llu held %llu failed %llu",
+		    (unsigned long long)s.dma_transfers, (unsigned long long)s.dma_queued,
+		    (unsigned long long)s.dma_held, (unsigned long long)s.dma_failed);
+	KTAP_EXPECT(dev_put(fd, 91, want) == 0, "write after rebinding");
+	KTAP_EXPECT(io_setup(4, &ctx) == 0, "io_setup");
+	io_prep_preadv(&cb, fd, v, 2, 0);
+	res = aio_one(ctx, &cb, NULL);
+	KTAP_EXPECT(res == DEV_SIZE && !memcmp(got, want, DEV_SIZE),
+		    "io_submit PREADV after rebinding: %ld", res);
+	io_destroy(ctx);
+	close(fd);
+	return KTAP_PASS;
+}
+
 /* Whether /proc/modules lists @name. */
 static bool module_loaded(const char *name)
 {
@@ -2253,7 +2333,7 @@ static bool module_loaded(const char *name)
  * hold the module, so rmmod is refused at once (the kernel's "in use"),
  * nothing is failed or lost, and the requests complete normally after.
  */
-static int rmmod_in_flight(void)
+KTAP_TEST(rmmod_in_flight, 60)
 {
 	struct timespec ts = { .tv_sec = EVENT_WAIT_S };
 	struct demo_irqdev_stats a, b;
@@ -2300,108 +2380,13 @@ static int rmmod_in_flight(void)
 	return KTAP_PASS;
 }
 
-static int unbind_in_flight(void)
-{
-	struct demo_irqdev_stats s;
-	unsigned char want[DEV_SIZE], got[DEV_SIZE];
-	struct iovec v[2] = { { got, 1234 }, { got + 1234, DEV_SIZE - 1234 } };
-	io_context_t ctx = 0;
-	struct iocb cb;
-	char bdf[64];
-	int fd, st, body;
-	pid_t pid;
-	long res;
-
-	KTAP_EXPECT(dev_bdf(1, bdf, sizeof(bdf)) == 0, "device of demo_irqdev1: %s", strerror(errno));
-	pid = fork();
-	KTAP_EXPECT(pid >= 0, "fork: %s", strerror(errno));
-	if (pid == 0)
-		_exit(unbind_body(bdf));
-	KTAP_EXPECT(waitpid(pid, &st, 0) == pid, "waitpid");
-	body = WIFEXITED(st) ? WEXITSTATUS(st) : KTAP_FAIL;
-	/* rebind whatever happened: the next programs need both devices */
-	KTAP_EXPECT(rebind(bdf) == 0, "rebind");
-	KTAP_EXPECT(body == KTAP_PASS, "requests across the unbind failed (status %#x)", st);
-	fd = dev_open(1, 0);
-	KTAP_EXPECT(fd >= 0, "open after rebinding: %s", strerror(errno));
-	KTAP_EXPECT(get_stats(fd, &s) == 0, "stats");
-	KTAP_EXPECT(s.dma_transfers == 0 && s.dma_queued == 0 && s.dma_held == 0 && s.dma_failed == 0,
-		    "counters of a new binding: transfers %llu queued %llu held %llu failed %llu",
-		    (unsigned long long)s.dma_transfers, (unsigned long long)s.dma_queued,
-		    (unsigned long long)s.dma_held, (unsigned long long)s.dma_failed);
-	KTAP_EXPECT(dev_put(fd, 91, want) == 0, "write after rebinding");
-	KTAP_EXPECT(io_setup(4, &ctx) == 0, "io_setup");
-	io_prep_preadv(&cb, fd, v, 2, 0);
-	res = aio_one(ctx, &cb, NULL);
-	KTAP_EXPECT(res == DEV_SIZE && !memcmp(got, want, DEV_SIZE),
-		    "io_submit PREADV after rebinding: %ld", res);
-	io_destroy(ctx);
-	close(fd);
-	return KTAP_PASS;
-}
-
-/*
- * kernel_read()/kernel_write() (ITER_KVEC, synchronous): queued and waited
- * for inside the method like read(2), from and into the test module's
- * kernel buffer.
- */
-static int kernel_read_write(void)
-{
-	static unsigned char src[3000], got[3000], want[DEV_SIZE];
-	struct demo_irqdev_stats a, b;
-	long long pa = 0;
-	long r;
-	int fd;
-
-	fd = dma_begin(0, &a);
-	KTAP_EXPECT(fd >= 0, "device");
-	KTAP_EXPECT(kio_open() == 0, "test module");
-	KTAP_EXPECT(dev_put(fd, 90, want) == 0, "fill the file");
-	pat_fill(src, 333, sizeof(src), 91);
-	KTAP_EXPECT(get_stats(fd, &a) == 0, "stats");
-	r = kio(DEV_PATH0, 1, src, sizeof(src), 333, &pa);
-	KTAP_EXPECT(r == (long)sizeof(src) && pa == 333 + (long long)sizeof(src),
-		    "kernel_write: %ld, pos %lld", r, pa);
-	r = kio(DEV_PATH0, 0, got, 100, 333, &pa);
-	KTAP_EXPECT(r == 100 && !memcmp(got, src, 100), "kernel_read of 100: %ld", r);
-	r = kio(DEV_PATH0, 0, got, sizeof(got), 333, &pa);
-	KTAP_EXPECT(r == (long)sizeof(got) && !memcmp(got, src, sizeof(got)),
-		    "kernel_read of %zu: %ld", sizeof(got), r);
-	r = kio(DEV_PATH0, 0, got, sizeof(got), DEV_SIZE - 10, NULL);
-	KTAP_EXPECT(r == 10, "kernel_read across the end: %ld", r);
-	r = kio(DEV_PATH0, 1, src, 10, DEV_SIZE, NULL);
-	KTAP_EXPECT(r == -ENOSPC, "kernel_write at the end: %ld", r);
-	KTAP_EXPECT(get_stats(fd, &b) == 0, "stats");
-	KTAP_EXPECT(DELTA(a, b, dma_sync_waits) == 4 && DELTA(a, b, dma_queued) == 0,
-		    "sync waits %+lld queued %+lld, want +4 +0", DELTA(a, b, dma_sync_waits),
-		    DELTA(a, b, dma_queued));
-	KTAP_EXPECT(b.dma_held == 0, "dma_held %llu", (unsigned long long)b.dma_held);
-	close(fd);
-	return kio_close() ? KTAP_FAIL : KTAP_PASS;
-}
-
 int main(void)
 {
-	static const struct ktap_test tests[] = {
-		KTAP_TEST(branches_match_matrix, 30),
-		KTAP_TEST(async_not_before_irq, 60),
-		KTAP_TEST(uring_not_before_irq, 60),
-		KTAP_TEST(roundtrip_all_paths, 120),
-		KTAP_TEST(depth_64, 120),
-		KTAP_TEST(cancel_queued, 60),
-		KTAP_TEST(nowait_busy, 60),
-		KTAP_TEST(bad_input, 60),
-		KTAP_TEST(kernel_read_write, 60),
-		KTAP_TEST(pins_released, 60),
-		KTAP_TEST(teardown_in_flight, 120),
-		KTAP_TEST(unbind_in_flight, 120),
-		KTAP_TEST(rmmod_in_flight, 60),
-	};
 	double t0 = now_s();
 	int r;
 
 	pg = sysconf(_SC_PAGESIZE);
-	r = ktap_main("irqdev_dma", tests, KTAP_ARRAY_SIZE(tests));
+	r = ktap_main("irqdev_dma");
 	ktap_diag("irqdev_dma: %.1f s", now_s() - t0);
 	return r;
 }

@@ -30,7 +30,7 @@
 
 #include <irqaio/demo_irqdev.h>
 #include "irqdev_sysfs.h"
-#include "ktap.h"
+#include <ktap.h>
 
 #define MODULE_PATH	"/modules/demo_irqdev.ko"
 
@@ -43,6 +43,25 @@ static int fire(int fd, unsigned int count, unsigned int flags, unsigned int *do
 	if (done)
 		*done = f.done;
 	return ret;
+}
+
+KTAP_TEST(handler_prototypes, 30)
+{
+	struct demo_irqdev_stats s;
+	/* Handler arguments: the matrix's nmi_handler fact (qemu/matrix.toml). */
+	unsigned int nmi_expect = ktap_fact_is("nmi_handler", "noregs") ? 1 : 2;
+	int fd = dev_open(0, 0);
+
+	KTAP_EXPECT(fd >= 0, "open: %s", strerror(errno));
+	KTAP_EXPECT(get_stats(fd, &s) == 0, "stats");
+	ktap_diag("IRQ handler: %u arguments; NMI handler: %u arguments (%s)",
+		  s.irq_handler_args, s.nmi_handler_args,
+		  s.nmi_handler_args == 2 ? "regs passed" : "regs via get_irq_regs()");
+	KTAP_EXPECT(s.irq_handler_args == 2, "IRQ handler args %u", s.irq_handler_args);
+	KTAP_EXPECT(s.nmi_handler_args == nmi_expect, "NMI handler args %u, expected %u on %s",
+		    s.nmi_handler_args, nmi_expect, ktap_kernel());
+	close(fd);
+	return KTAP_PASS;
 }
 
 /* Fire @n interrupts on device 0 and check every counter moved by exactly n. */
@@ -67,11 +86,11 @@ static int fire_exact(unsigned int n)
 	return KTAP_PASS;
 }
 
-static int irq_fire_1(void) { return fire_exact(1); }
-static int irq_fire_1000(void) { return fire_exact(1000); }
-static int irq_fire_100000(void) { return fire_exact(100000); }
+KTAP_TEST(irq_fire_1, 30) { return fire_exact(1); }
+KTAP_TEST(irq_fire_1000, 60) { return fire_exact(1000); }
+KTAP_TEST(irq_fire_100000, 240) { return fire_exact(100000); }
 
-static int irq_factorial(void)
+KTAP_TEST(irq_factorial, 30)
 {
 	static const struct { unsigned int n, expect; } cases[] = {
 		{ 0, 1 }, { 5, 120 }, { 10, 3628800 }, { 12, 479001600 },
@@ -100,7 +119,7 @@ static int irq_factorial(void)
 }
 
 /* The interrupts we raise land while this thread sleeps in the kernel. */
-static int irq_regs_kernel_mode(void)
+KTAP_TEST(irq_regs_kernel_mode, 30)
 {
 	struct demo_irqdev_stats a, b;
 	int fd = dev_open(0, 0);
@@ -127,26 +146,7 @@ static int irq_regs_kernel_mode(void)
 	return KTAP_PASS;
 }
 
-static int handler_prototypes(void)
-{
-	struct demo_irqdev_stats s;
-	/* Handler arguments: the matrix's nmi_handler fact (qemu/matrix.toml). */
-	unsigned int nmi_expect = ktap_fact_is("nmi_handler", "noregs") ? 1 : 2;
-	int fd = dev_open(0, 0);
-
-	KTAP_EXPECT(fd >= 0, "open: %s", strerror(errno));
-	KTAP_EXPECT(get_stats(fd, &s) == 0, "stats");
-	ktap_diag("IRQ handler: %u arguments; NMI handler: %u arguments (%s)",
-		  s.irq_handler_args, s.nmi_handler_args,
-		  s.nmi_handler_args == 2 ? "regs passed" : "regs via get_irq_regs()");
-	KTAP_EXPECT(s.irq_handler_args == 2, "IRQ handler args %u", s.irq_handler_args);
-	KTAP_EXPECT(s.nmi_handler_args == nmi_expect, "NMI handler args %u, expected %u on %s",
-		    s.nmi_handler_args, nmi_expect, ktap_kernel());
-	close(fd);
-	return KTAP_PASS;
-}
-
-static int nmi_self(void)
+KTAP_TEST(nmi_self, 60)
 {
 	struct demo_irqdev_fire f = { .count = 100 };
 	struct demo_irqdev_stats a, b;
@@ -164,7 +164,7 @@ static int nmi_self(void)
 	return KTAP_PASS;
 }
 
-static int nmi_nested_in_irq(void)
+KTAP_TEST(nmi_nested_in_irq, 60)
 {
 	struct demo_irqdev_stats a, b;
 	unsigned int done = 0;
@@ -185,7 +185,7 @@ static int nmi_nested_in_irq(void)
 	return KTAP_PASS;
 }
 
-static int two_devices(void)
+KTAP_TEST(two_devices, 60)
 {
 	struct demo_irqdev_stats a0, a1, b0, b1;
 	int fd0 = dev_open(0, 0), fd1 = dev_open(1, 0);
@@ -269,7 +269,7 @@ static int forced_thread_checks(int fd)
 	return KTAP_PASS;
 }
 
-static int irq_forced_thread(void)
+KTAP_TEST(irq_forced_thread, 60)
 {
 	int fd, ret;
 
@@ -287,7 +287,7 @@ static int irq_forced_thread(void)
  * device 1's handler, which must find status 0, return IRQ_NONE and count
  * nothing as handled.
  */
-static int intx_shared_line(void)
+KTAP_TEST(intx_shared_line, 120)
 {
 	struct demo_irqdev_stats a0, a1, b0, b1;
 	int fd0, fd1, ret = KTAP_PASS;
@@ -331,31 +331,6 @@ static int bound_devices(char bdf[][16], int max)
 		snprintf(bdf[n++], 16, "%s", strrchr(g.gl_pathv[i], '/') + 1);
 	globfree(&g);
 	return n;
-}
-
-static int unbind_bind_50(void)
-{
-	char bdf[4][16];
-	int i, k, n = bound_devices(bdf, 4);
-
-	KTAP_EXPECT(n >= 1, "no bound device");
-	for (i = 0; i < 50; i++) {
-		for (k = 0; k < n; k++)
-			KTAP_EXPECT(write_file(DRIVER_DIR "/unbind", bdf[k]) == 0,
-				    "unbind %s (round %d): %s", bdf[k], i, strerror(errno));
-		for (k = 0; k < n; k++)
-			KTAP_EXPECT(write_file(DRIVER_DIR "/bind", bdf[k]) == 0,
-				    "bind %s (round %d): %s", bdf[k], i, strerror(errno));
-	}
-	KTAP_EXPECT(bound_devices(bdf, 4) == n, "devices lost after 50 rounds");
-	for (k = 0; k < n; k++) {
-		int fd = dev_open(k, 0);
-
-		KTAP_EXPECT(fd >= 0, "open dev%d after rebinding: %s", k, strerror(errno));
-		KTAP_EXPECT(fire(fd, 10, 0, NULL) == 0, "fire after rebinding");
-		close(fd);
-	}
-	return KTAP_PASS;
 }
 
 /* edu registers this test drives directly (QEMU docs/specs/edu.rst). */
@@ -457,7 +432,7 @@ static int unclaimed_body(const char *bdf, int fd, unsigned int irq)
 	return KTAP_PASS;
 }
 
-static int intx_unclaimed_reported(void)
+KTAP_TEST(intx_unclaimed_reported, 120)
 {
 	struct demo_irqdev_stats st;
 	char bdf[4][16], path[96], aff_path[64], aff[64] = "";
@@ -502,6 +477,31 @@ static int intx_unclaimed_reported(void)
 	KTAP_EXPECT(write_file(DRIVER_DIR "/bind", bdf[1]) == 0, "bind %s again", bdf[1]);
 	KTAP_EXPECT(reload("") == 0, "reload with MSI");
 	return ret;
+}
+
+KTAP_TEST(unbind_bind_50, 180)
+{
+	char bdf[4][16];
+	int i, k, n = bound_devices(bdf, 4);
+
+	KTAP_EXPECT(n >= 1, "no bound device");
+	for (i = 0; i < 50; i++) {
+		for (k = 0; k < n; k++)
+			KTAP_EXPECT(write_file(DRIVER_DIR "/unbind", bdf[k]) == 0,
+				    "unbind %s (round %d): %s", bdf[k], i, strerror(errno));
+		for (k = 0; k < n; k++)
+			KTAP_EXPECT(write_file(DRIVER_DIR "/bind", bdf[k]) == 0,
+				    "bind %s (round %d): %s", bdf[k], i, strerror(errno));
+	}
+	KTAP_EXPECT(bound_devices(bdf, 4) == n, "devices lost after 50 rounds");
+	for (k = 0; k < n; k++) {
+		int fd = dev_open(k, 0);
+
+		KTAP_EXPECT(fd >= 0, "open dev%d after rebinding: %s", k, strerror(errno));
+		KTAP_EXPECT(fire(fd, 10, 0, NULL) == 0, "fire after rebinding");
+		close(fd);
+	}
+	return KTAP_PASS;
 }
 
 /* Interrupts the kernel took on @irq so far, on all CPUs; -1 if not listed. */
@@ -581,7 +581,7 @@ static int wait_firing(pid_t pid, unsigned int irq)
 	return 0;
 }
 
-static int unbind_while_firing(void)
+KTAP_TEST(unbind_while_firing, 60)
 {
 	char bdf[4][16];
 	int st, fd = -1, firing;
@@ -602,7 +602,7 @@ static int unbind_while_firing(void)
 	return fire_exact(10);
 }
 
-static int rmmod_while_firing(void)
+KTAP_TEST(rmmod_while_firing, 60)
 {
 	int st, fd = -1, firing;
 	unsigned int irq;
@@ -736,7 +736,7 @@ static int unbind_waiters(unsigned long first, unsigned long second)
 	return ret;
 }
 
-static int unbind_while_waiting(void)
+KTAP_TEST(unbind_while_waiting, 200)
 {
 	int ret = unbind_waiters(DEMO_IRQDEV_IOC_FACTORIAL, DEMO_IRQDEV_IOC_FIRE);
 
@@ -769,7 +769,7 @@ static int drop_cap_syslog(void)
  * only; one opened with it keeps the address even when its user drops the
  * capability later (the opener's credentials decide, as for /proc/kallsyms).
  */
-static int stats_last_ip_unprivileged(void)
+KTAP_TEST(stats_last_ip_unprivileged, 30)
 {
 	struct demo_irqdev_stats s;
 	int fd_priv, fd;
@@ -809,7 +809,7 @@ static int nmi_on_cpu(int fd, unsigned int cpu, struct demo_irqdev_nmi_cpu *nc)
  * NMI_DONE. A pending flag that wrapped (a late NMI racing the raiser's
  * give-up) would make ours claim it, and every NMI after it.
  */
-static int nmi_unrelated_not_claimed(void)
+KTAP_TEST(nmi_unrelated_not_claimed, 30)
 {
 	struct demo_irqdev_fire f = { .count = 100 };
 	struct demo_irqdev_stats a, b;
@@ -870,7 +870,7 @@ static int pin_to(int cpu)
  */
 #define SPIN_LOOP_OFF	7
 
-static int nmi_interrupted_context(void)
+KTAP_TEST(nmi_interrupted_context, 30)
 {
 	static const unsigned char spin_code[] = {
 		0xc6, 0x05, 0xf9, 0x0f, 0x00, 0x00, 0x01,	/* movb $1, 0xff9(%rip) */
@@ -1009,35 +1009,7 @@ out:
 	return found;
 }
 
-/*
- * The PCI devres rework (6.11) deprecated
- * pcim_iomap_regions()/pcim_iomap_table() for pcim_iomap_region(). Where the
- * matrix says the kernel exports the new call (fact pcim_iomap_region,
- * cross-checked with the link probe by kernel_facts), the module that was
- * loaded must import it and neither deprecated one; elsewhere the old pair.
- */
-static int pcim_iomap_api(void)
-{
-	int want_new = ktap_fact_is("pcim_iomap_region", "exported");
-	int region = module_imports(MODULE_PATH, "pcim_iomap_region");
-	int regions = module_imports(MODULE_PATH, "pcim_iomap_regions");
-	int table = module_imports(MODULE_PATH, "pcim_iomap_table");
-
-	KTAP_EXPECT(want_new || ktap_fact_is("pcim_iomap_region", "absent"),
-		    "the matrix states no pcim_iomap_region fact for %s", ktap_kernel());
-	KTAP_EXPECT(region >= 0, "%s: no symbol table to read", MODULE_PATH);
-	ktap_diag("%s imports pcim_iomap_region %d, pcim_iomap_regions %d, pcim_iomap_table %d",
-		  MODULE_PATH, region, regions, table);
-	if (want_new)
-		KTAP_EXPECT(region == 1 && !regions && !table,
-			    "the kernel has pcim_iomap_region(): the deprecated calls are used");
-	else
-		KTAP_EXPECT(!region && regions == 1 && table == 1,
-			    "no pcim_iomap_region() here: expected pcim_iomap_regions() + table");
-	return KTAP_PASS;
-}
-
-static int bad_input(void)
+KTAP_TEST(bad_input, 30)
 {
 	struct demo_irqdev_fire f = { .count = DEMO_IRQDEV_MAX_FIRE + 1 };
 	int fd = dev_open(0, 0);
@@ -1063,31 +1035,35 @@ static int bad_input(void)
 	return KTAP_PASS;
 }
 
+/*
+ * The PCI devres rework (6.11) deprecated
+ * pcim_iomap_regions()/pcim_iomap_table() for pcim_iomap_region(). Where the
+ * matrix says the kernel exports the new call (fact pcim_iomap_region,
+ * cross-checked with the link probe by kernel_facts), the module that was
+ * loaded must import it and neither deprecated one; elsewhere the old pair.
+ */
+KTAP_TEST(pcim_iomap_api, 30)
+{
+	int want_new = ktap_fact_is("pcim_iomap_region", "exported");
+	int region = module_imports(MODULE_PATH, "pcim_iomap_region");
+	int regions = module_imports(MODULE_PATH, "pcim_iomap_regions");
+	int table = module_imports(MODULE_PATH, "pcim_iomap_table");
+
+	KTAP_EXPECT(want_new || ktap_fact_is("pcim_iomap_region", "absent"),
+		    "the matrix states no pcim_iomap_region fact for %s", ktap_kernel());
+	KTAP_EXPECT(region >= 0, "%s: no symbol table to read", MODULE_PATH);
+	ktap_diag("%s imports pcim_iomap_region %d, pcim_iomap_regions %d, pcim_iomap_table %d",
+		  MODULE_PATH, region, regions, table);
+	if (want_new)
+		KTAP_EXPECT(region == 1 && !regions && !table,
+			    "the kernel has pcim_iomap_region(): the deprecated calls are used");
+	else
+		KTAP_EXPECT(!region && regions == 1 && table == 1,
+			    "no pcim_iomap_region() here: expected pcim_iomap_regions() + table");
+	return KTAP_PASS;
+}
+
 int main(void)
 {
-	static const struct ktap_test tests[] = {
-		KTAP_TEST(handler_prototypes, 30),
-		KTAP_TEST(irq_fire_1, 30),
-		KTAP_TEST(irq_fire_1000, 60),
-		KTAP_TEST(irq_fire_100000, 240),
-		KTAP_TEST(irq_factorial, 30),
-		KTAP_TEST(irq_regs_kernel_mode, 30),
-		KTAP_TEST(nmi_self, 60),
-		KTAP_TEST(nmi_nested_in_irq, 60),
-		KTAP_TEST(two_devices, 60),
-		KTAP_TEST(irq_forced_thread, 60),
-		KTAP_TEST(intx_shared_line, 120),
-		KTAP_TEST(intx_unclaimed_reported, 120),
-		KTAP_TEST(unbind_bind_50, 180),
-		KTAP_TEST(unbind_while_firing, 60),
-		KTAP_TEST(rmmod_while_firing, 60),
-		KTAP_TEST(unbind_while_waiting, 200),
-		KTAP_TEST(stats_last_ip_unprivileged, 30),
-		KTAP_TEST(nmi_unrelated_not_claimed, 30),
-		KTAP_TEST(nmi_interrupted_context, 30),
-		KTAP_TEST(bad_input, 30),
-		KTAP_TEST(pcim_iomap_api, 30),
-	};
-
-	return ktap_main("irqdev", tests, KTAP_ARRAY_SIZE(tests));
+	return ktap_main("irqdev");
 }

@@ -16,7 +16,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include "kmod/irqaio_kio.h"
-#include "ktap.h"
+#include <ktap.h>
 
 #define KIO_MODULE	"/testmods/irqaio_kio.ko"
 

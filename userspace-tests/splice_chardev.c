@@ -65,7 +65,7 @@ static int splice_to_pipe_on(struct ct_target *t)
 	return t->dev ? expect_shape(&d, splice_read_shape(), 1) : KTAP_PASS;
 }
 
-static int splice_to_pipe(void) { return ct_both(splice_to_pipe_on); }
+KTAP_TEST(splice_to_pipe, 30) { return ct_both(splice_to_pipe_on); }
 
 static int splice_from_pipe_on(struct ct_target *t)
 {
@@ -93,7 +93,7 @@ static int splice_from_pipe_on(struct ct_target *t)
 	return KTAP_PASS;
 }
 
-static int splice_from_pipe(void) { return ct_both(splice_from_pipe_on); }
+KTAP_TEST(splice_from_pipe, 30) { return ct_both(splice_from_pipe_on); }
 
 /*
  * Across and at the end: from the file short then 0 on both; into it the
@@ -138,7 +138,7 @@ static int splice_end_on(struct ct_target *t)
 	return KTAP_PASS;
 }
 
-static int splice_across_and_at_end(void) { return ct_both(splice_end_on); }
+KTAP_TEST(splice_across_and_at_end, 30) { return ct_both(splice_end_on); }
 
 /*
  * sendfile from the device: up to some release between 5.10 and 6.1 the
@@ -210,7 +210,7 @@ static int sendfile_to_tmpfs_on(struct ct_target *t)
 	return KTAP_PASS;
 }
 
-static int sendfile_to_tmpfs(void) { return ct_both(sendfile_to_tmpfs_on); }
+KTAP_TEST(sendfile_to_tmpfs, 30) { return ct_both(sendfile_to_tmpfs_on); }
 
 /* sendfile into the target at its file position, from a tmpfs file. */
 static int sendfile_from_tmpfs_on(struct ct_target *t)
@@ -239,7 +239,7 @@ static int sendfile_from_tmpfs_on(struct ct_target *t)
 	return KTAP_PASS;
 }
 
-static int sendfile_from_tmpfs(void) { return ct_both(sendfile_from_tmpfs_on); }
+KTAP_TEST(sendfile_from_tmpfs, 30) { return ct_both(sendfile_from_tmpfs_on); }
 
 /* splice into one pipe, tee it to a second: both carry the same bytes. */
 static int tee_on(struct ct_target *t)
@@ -266,7 +266,7 @@ static int tee_on(struct ct_target *t)
 	return KTAP_PASS;
 }
 
-static int tee_pipes(void) { return ct_both(tee_on); }
+KTAP_TEST(tee_pipes, 30) { return ct_both(tee_on); }
 
 static int kernel_rw_on(struct ct_target *t)
 {
@@ -308,7 +308,7 @@ static int kernel_rw_on(struct ct_target *t)
 	return KTAP_PASS;
 }
 
-static int kernel_read_write(void)
+KTAP_TEST(kernel_read_write, 30)
 {
 	int r = ct_both(kernel_rw_on);
 
@@ -317,15 +317,5 @@ static int kernel_read_write(void)
 
 int main(void)
 {
-	static const struct ktap_test tests[] = {
-		KTAP_TEST(splice_to_pipe, 30),
-		KTAP_TEST(splice_from_pipe, 30),
-		KTAP_TEST(splice_across_and_at_end, 30),
-		KTAP_TEST(sendfile_to_tmpfs, 30),
-		KTAP_TEST(sendfile_from_tmpfs, 30),
-		KTAP_TEST(tee_pipes, 30),
-		KTAP_TEST(kernel_read_write, 30),
-	};
-
-	return ktap_main("splice_chardev", tests, KTAP_ARRAY_SIZE(tests));
+	return ktap_main("splice_chardev");
 }

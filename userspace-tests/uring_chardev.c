@@ -94,7 +94,7 @@ static int readv_writev_on(struct ct_target *t)
 	return KTAP_PASS;
 }
 
-static int uring_readv_writev(void) { return ct_both(readv_writev_on); }
+KTAP_TEST(uring_readv_writev, 30) { return ct_both(readv_writev_on); }
 
 static int read_write_on(struct ct_target *t)
 {
@@ -134,7 +134,7 @@ static int read_write_on(struct ct_target *t)
 	return KTAP_PASS;
 }
 
-static int uring_read_write(void) { return ct_both(read_write_on); }
+KTAP_TEST(uring_read_write, 30) { return ct_both(read_write_on); }
 
 /* Two registered 64 KiB buffers. */
 static int fixed_setup(struct io_uring *ring, unsigned char **b0, unsigned char **b1)
@@ -201,7 +201,7 @@ static int fixed_on(struct ct_target *t)
 	return KTAP_PASS;
 }
 
-static int uring_fixed_buffers(void) { return ct_both(fixed_on); }
+KTAP_TEST(uring_fixed_buffers, 30) { return ct_both(fixed_on); }
 
 /* 64 writes in one io_uring_submit(), then one read of all of them. */
 static int many_on(struct ct_target *t)
@@ -225,7 +225,7 @@ static int many_on(struct ct_target *t)
 	return KTAP_PASS;
 }
 
-static int uring_64_sqes_one_submit(void) { return ct_both(many_on); }
+KTAP_TEST(uring_64_sqes_one_submit, 30) { return ct_both(many_on); }
 
 /* WRITE linked to a READ of the same bytes: the read sees the write. */
 static int linked_on(struct ct_target *t)
@@ -249,7 +249,7 @@ static int linked_on(struct ct_target *t)
 	return KTAP_PASS;
 }
 
-static int uring_linked_write_then_read(void) { return ct_both(linked_on); }
+KTAP_TEST(uring_linked_write_then_read, 30) { return ct_both(linked_on); }
 
 /*
  * At and across the end: reads short, then 0, the same on both. Writes:
@@ -287,7 +287,7 @@ static int end_on(struct ct_target *t)
 	return KTAP_PASS;
 }
 
-static int uring_across_and_at_end(void) { return ct_both(end_on); }
+KTAP_TEST(uring_across_and_at_end, 30) { return ct_both(end_on); }
 
 /*
  * A buffer whose second page is not mapped: WRITE moves some bytes before
@@ -330,7 +330,7 @@ static int fault_on(struct ct_target *t)
 	return KTAP_PASS;
 }
 
-static int uring_fault_mid_request(void) { return ct_both(fault_on); }
+KTAP_TEST(uring_fault_mid_request, 30) { return ct_both(fault_on); }
 
 /*
  * RWF_NOWAIT on a throttled device: -EAGAIN at once, nothing moved. Without
@@ -404,7 +404,7 @@ static int nowait_on(struct ct_target *t)
 	return KTAP_PASS;
 }
 
-static int uring_nowait_and_iowq_retry(void) { return ct_both(nowait_on); }
+KTAP_TEST(uring_nowait_and_iowq_retry, 30) { return ct_both(nowait_on); }
 
 /*
  * IORING_SETUP_IOPOLL needs O_DIRECT and ->iopoll, which neither the
@@ -433,21 +433,9 @@ static int iopoll_on(struct ct_target *t)
 	return KTAP_PASS;
 }
 
-static int uring_iopoll_refused(void) { return ct_both(iopoll_on); }
+KTAP_TEST(uring_iopoll_refused, 30) { return ct_both(iopoll_on); }
 
 int main(void)
 {
-	static const struct ktap_test tests[] = {
-		KTAP_TEST(uring_readv_writev, 30),
-		KTAP_TEST(uring_read_write, 30),
-		KTAP_TEST(uring_fixed_buffers, 30),
-		KTAP_TEST(uring_64_sqes_one_submit, 30),
-		KTAP_TEST(uring_linked_write_then_read, 30),
-		KTAP_TEST(uring_across_and_at_end, 30),
-		KTAP_TEST(uring_fault_mid_request, 30),
-		KTAP_TEST(uring_nowait_and_iowq_retry, 30),
-		KTAP_TEST(uring_iopoll_refused, 30),
-	};
-
-	return ktap_main("uring_chardev", tests, KTAP_ARRAY_SIZE(tests));
+	return ktap_main("uring_chardev");
 }
