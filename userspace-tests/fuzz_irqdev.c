@@ -16,7 +16,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <glob.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <sys/ioctl.h>
@@ -24,7 +23,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <irqaio/demo_irqdev.h>
-#include "irqdev_sysfs.h"
+#include "irqdev_test.h"
 #include <ktap.h>
 
 #define FUZZ_SEED		0xbb67ae8584caa73bULL
@@ -62,21 +61,6 @@ static uint64_t rnd_below(struct rng *r, uint64_t n)
 static int chance(struct rng *r, unsigned int pct)
 {
 	return rnd_below(r, 100) < pct;
-}
-
-/* The devices the driver has bound, by PCI address, in sorted order. */
-static int find_devices(void)
-{
-	glob_t g;
-	size_t i;
-
-	ndevs = 0;
-	if (glob(DRIVER_DIR "/0000:*", 0, NULL, &g))
-		return 0;
-	for (i = 0; i < g.gl_pathc && ndevs < MAX_DEVS; i++)
-		snprintf(bdf[ndevs++], sizeof(bdf[0]), "%s", strrchr(g.gl_pathv[i], '/') + 1);
-	globfree(&g);
-	return ndevs;
 }
 
 static uint32_t factorial_mod32(uint32_t n)
@@ -410,6 +394,29 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
+/* Wait for @n workers and add up their counts in @total: whether any failed. */
+static int join_workers(struct worker *w, unsigned int n, struct call_stats *total)
+{
+	int failed = 0, k;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		pthread_join(w[i].t, NULL);
+		failed |= w[i].failed;
+		total->calls += w[i].st.calls;
+		total->ok += w[i].st.ok;
+		total->einval += w[i].st.einval;
+		total->efault += w[i].st.efault;
+		total->eopnotsupp += w[i].st.eopnotsupp;
+		total->enodev += w[i].st.enodev;
+		total->etimedout += w[i].st.etimedout;
+		total->other += w[i].st.other;
+		for (k = 0; k < MAX_DEVS; k++)
+			total->fired[k] += w[i].st.fired[k];
+	}
+	return failed;
+}
+
 KTAP_TEST(concurrent_callers, 180)
 {
 	struct worker w[NR_THREADS];
@@ -430,19 +437,7 @@ KTAP_TEST(concurrent_callers, 180)
 		w[i].iters = 500;
 		KTAP_EXPECT(pthread_create(&w[i].t, NULL, worker_main, &w[i]) == 0, "pthread_create");
 	}
-	for (i = 0; i < NR_THREADS; i++) {
-		pthread_join(w[i].t, NULL);
-		failed |= w[i].failed;
-		total.calls += w[i].st.calls;
-		total.ok += w[i].st.ok;
-		total.einval += w[i].st.einval;
-		total.efault += w[i].st.efault;
-		total.eopnotsupp += w[i].st.eopnotsupp;
-		total.etimedout += w[i].st.etimedout;
-		total.other += w[i].st.other;
-		for (k = 0; k < ndevs; k++)
-			total.fired[k] += w[i].st.fired[k];
-	}
+	failed = join_workers(w, NR_THREADS, &total);
 	print_stats("concurrent_callers", &total);
 	KTAP_EXPECT(!failed, "a worker failed");
 	for (k = 0; k < ndevs; k++) {
@@ -528,18 +523,7 @@ KTAP_TEST(race_unbind, 200)
 		}
 	}
 	stop = 1;
-	for (i = 0; i < NR_THREADS - 1; i++) {
-		pthread_join(w[i].t, NULL);
-		failed |= w[i].failed;
-		total.calls += w[i].st.calls;
-		total.ok += w[i].st.ok;
-		total.einval += w[i].st.einval;
-		total.efault += w[i].st.efault;
-		total.eopnotsupp += w[i].st.eopnotsupp;
-		total.enodev += w[i].st.enodev;
-		total.etimedout += w[i].st.etimedout;
-		total.other += w[i].st.other;
-	}
+	failed |= join_workers(w, NR_THREADS - 1, &total);
 	for (k = 0; k < ndevs; k++)
 		if (fds[k] >= 0)
 			close(fds[k]);
@@ -553,14 +537,14 @@ KTAP_TEST(race_unbind, 200)
 
 	/* Every device works again, and counts exactly what it is asked. */
 	for (k = 0; k < ndevs; k++) {
-		struct demo_irqdev_fire f = { .count = 10, .timeout_ms = IRQDEV_WAIT_MS };
 		struct demo_irqdev_stats a, b;
+		unsigned int done = 0;
 		int fd = dev_open(k, 0);
 
 		KTAP_EXPECT(fd >= 0, "open dev%d after rebinding: %s", k, strerror(errno));
 		KTAP_EXPECT(ioctl(fd, DEMO_IRQDEV_IOC_STATS, &a) == 0, "stats");
-		KTAP_EXPECT(ioctl(fd, DEMO_IRQDEV_IOC_FIRE, &f) == 0 && f.done == 10,
-			    "fire after rebinding: %s, done %u", strerror(errno), f.done);
+		KTAP_EXPECT(irqdev_fire(fd, 10, 0, &done) == 0 && done == 10,
+			    "fire after rebinding: %s, done %u", strerror(errno), done);
 		KTAP_EXPECT(ioctl(fd, DEMO_IRQDEV_IOC_STATS, &b) == 0 &&
 			    b.raise_irqs - a.raise_irqs == 10, "raise_irqs +%llu",
 			    (unsigned long long)(b.raise_irqs - a.raise_irqs));
@@ -575,7 +559,8 @@ static int setup(void)
 	void *p;
 	int fd;
 
-	if (find_devices() < 1)
+	ndevs = bound_devices(bdf, MAX_DEVS);
+	if (ndevs < 1)
 		return -1;
 	fd = dev_open(0, 0);
 	if (fd < 0 || ioctl(fd, DEMO_IRQDEV_IOC_STATS, &s))
