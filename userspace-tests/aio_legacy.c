@@ -36,8 +36,7 @@
 #include <libaio.h>
 #include <sys/ioctl.h>
 #include <sys/uio.h>
-#include <irqaio/demo_chardev.h>
-#include <ktap.h>
+#include "chardev_test.h"
 
 /*
  * The legacy_io_submit fact: 1 "served", 0 "einval", -1 if the matrix
@@ -54,26 +53,14 @@ static int fallback_serves(void)
 	KTAP_EXPECT((serves) >= 0, "the matrix states no legacy_io_submit fact for %s", \
 		    ktap_kernel())
 
-static void fill(unsigned char *p, size_t n, unsigned int seed)
-{
-	size_t k;
-
-	for (k = 0; k < n; k++)
-		p[k] = (unsigned char)(seed * 0x9e + k * 31 + 1);
-}
-
+/* What the requests since @before took, on the legacy device behind @fd. */
 static void print_paths(int fd, const struct demo_chardev_stats *before)
 {
-	struct demo_chardev_stats now;
+	struct demo_chardev_stats now, d;
 
-	if (ioctl(fd, DEMO_CHARDEV_IOC_GET_STATS, &now))
+	if (ct_stats_fd(fd, &now))
 		return;
-	ktap_diag("path: BUF=%llu IOVEC=%llu UBUF=%llu OTHER=%llu (segments=%llu)",
-		  (unsigned long long)(now.requests[0] - before->requests[0]),
-		  (unsigned long long)(now.requests[1] - before->requests[1]),
-		  (unsigned long long)(now.requests[2] - before->requests[2]),
-		  (unsigned long long)(now.requests[3] - before->requests[3]),
-		  (unsigned long long)(now.segments - before->segments));
+	ct_paths_delta("the test's requests", before, &now, &d);
 }
 
 /* The synchronous calls work on every kernel, through ->read/->write. */
@@ -87,9 +74,9 @@ KTAP_TEST(aio_legacy_sync_calls, 30)
 
 	fd = open(DEMO_CHARDEV_LEGACY_PATH, O_RDWR);
 	KTAP_EXPECT(fd >= 0, "open %s: %s", DEMO_CHARDEV_LEGACY_PATH, strerror(errno));
-	KTAP_EXPECT(ioctl(fd, DEMO_CHARDEV_IOC_GET_STATS, &st) == 0, "stats");
-	fill(a, sizeof(a), 1);
-	fill(b, sizeof(b), 2);
+	KTAP_EXPECT(ct_stats_fd(fd, &st) == 0, "stats");
+	ct_fill(a, sizeof(a), 1);
+	ct_fill(b, sizeof(b), 2);
 	memcpy(out, a, 100);
 	memcpy(out + 100, b, 50);
 	KTAP_EXPECT(pwritev(fd, v, 3, 500) == 150, "pwritev");
@@ -101,19 +88,21 @@ KTAP_TEST(aio_legacy_sync_calls, 30)
 	return KTAP_PASS;
 }
 
+/*
+ * io_submit() of @cb and its event: io_submit()'s answer (1 when it took
+ * the request, the event's res then in *@res), or -1000 when no event came.
+ */
 static int submit(io_context_t ctx, struct iocb *cb, long *res)
 {
-	struct timespec ts = { .tv_sec = 10 };
-	struct iocb *cbs[1] = { cb };
-	struct io_event ev;
-	int r;
+	long r;
+	int sr;
 
-	r = io_submit(ctx, 1, cbs);
-	if (r != 1)
-		return r;
-	if (io_getevents(ctx, 1, 1, &ev, &ts) != 1)
+	r = ct_aio_submit_wait(ctx, cb, CT_AIO_WAIT_S, &sr);
+	if (sr != 1)
+		return sr;
+	if (r == LONG_MIN + 1)
 		return -1000;
-	*res = (long)ev.res;
+	*res = r;
 	return 1;
 }
 
@@ -130,13 +119,11 @@ KTAP_TEST(aio_legacy_io_submit, 30)
 	int fd, r;
 
 	EXPECT_FACT(serves);
-	fd = open(DEMO_CHARDEV_LEGACY_PATH, O_RDWR);
-	KTAP_EXPECT(fd >= 0, "open %s: %s", DEMO_CHARDEV_LEGACY_PATH, strerror(errno));
-	KTAP_EXPECT(io_setup(8, &ctx) == 0, "io_setup");
-	KTAP_EXPECT(ioctl(fd, DEMO_CHARDEV_IOC_GET_STATS, &st) == 0, "stats");
+	KTAP_EXPECT(ct_aio_setup(DEMO_CHARDEV_LEGACY_PATH, 0, 8, &fd, &ctx) == 0, "setup");
+	KTAP_EXPECT(ct_stats_fd(fd, &st) == 0, "stats");
 	KTAP_EXPECT(lseek(fd, 77, SEEK_SET) == 77, "lseek");
-	fill(a, sizeof(a), 3);
-	fill(b, sizeof(b), 4);
+	ct_fill(a, sizeof(a), 3);
+	ct_fill(b, sizeof(b), 4);
 	memcpy(out, a, 64);
 	memcpy(out + 64, b, 200);
 
@@ -185,8 +172,7 @@ KTAP_TEST(aio_legacy_io_submit, 30)
 
 	KTAP_EXPECT(lseek(fd, 0, SEEK_CUR) == 77, "aio moved f_pos");
 	print_paths(fd, &st);
-	io_destroy(ctx);
-	close(fd);
+	ct_aio_teardown(fd, ctx);
 	return KTAP_PASS;
 }
 
@@ -203,14 +189,10 @@ static int reload_legacy(const char *params)
 static unsigned long long total_requests(int fd)
 {
 	struct demo_chardev_stats st;
-	unsigned long long n = 0;
-	int i;
 
-	if (ioctl(fd, DEMO_CHARDEV_IOC_GET_STATS, &st))
+	if (ct_stats_fd(fd, &st))
 		return ~0ULL;
-	for (i = 0; i < DEMO_CHARDEV_NR_PATHS; i++)
-		n += st.requests[i];
-	return n;
+	return ct_other_paths(&st, -1);
 }
 
 static int nonseekable_body(io_context_t ctx, int fd, int serves)
@@ -224,8 +206,8 @@ static int nonseekable_body(io_context_t ctx, int fd, int serves)
 
 	KTAP_EXPECT(lseek(fd, 0, SEEK_SET) < 0 && errno == ESPIPE, "lseek on a nonseekable file");
 	KTAP_EXPECT(pread(fd, in, 10, 0) < 0 && errno == ESPIPE, "pread on a nonseekable file");
-	fill(a, sizeof(a), 5);
-	fill(b, sizeof(b), 6);
+	ct_fill(a, sizeof(a), 5);
+	ct_fill(b, sizeof(b), 6);
 	memcpy(out, a, 64);
 	memcpy(out + 64, b, 200);
 	/* f_pos 0 -> 10 */
@@ -260,12 +242,9 @@ KTAP_TEST(aio_legacy_nonseekable, 30)
 
 	EXPECT_FACT(serves);
 	KTAP_EXPECT(reload_legacy("nonseekable=1") == 0, "reload with nonseekable=1");
-	fd = open(DEMO_CHARDEV_LEGACY_PATH, O_RDWR);
-	KTAP_EXPECT(fd >= 0, "open: %s", strerror(errno));
-	KTAP_EXPECT(io_setup(8, &ctx) == 0, "io_setup");
+	KTAP_EXPECT(ct_aio_setup(DEMO_CHARDEV_LEGACY_PATH, 0, 8, &fd, &ctx) == 0, "setup");
 	ret = nonseekable_body(ctx, fd, serves);
-	io_destroy(ctx);
-	close(fd);
+	ct_aio_teardown(fd, ctx);
 	KTAP_EXPECT(reload_legacy("") == 0, "reload without parameters");
 	return ret;
 }
@@ -276,12 +255,11 @@ static int nowait_body(io_context_t ctx, int fd, int nbfd, int serves)
 	struct iovec rv[2] = { { in, 64 }, { in + 64, 200 } };
 	struct demo_chardev_stats a, b;
 	unsigned long long n0;
-	__u32 ms = 200;
 	struct iocb cb;
 	long res = 0;
 	int r;
 
-	fill(out, sizeof(out), 7);
+	ct_fill(out, sizeof(out), 7);
 	KTAP_EXPECT(pwrite(fd, out, sizeof(out), 5000) == (ssize_t)sizeof(out), "pwrite");
 
 	n0 = total_requests(fd);
@@ -304,11 +282,11 @@ static int nowait_body(io_context_t ctx, int fd, int nbfd, int serves)
 		    "O_NONBLOCK file must be served: %d/%ld", r, res);
 
 	/* A throttled O_NONBLOCK file: the driver itself says it would block. */
-	KTAP_EXPECT(ioctl(nbfd, DEMO_CHARDEV_IOC_SET_THROTTLE, &ms) == 0, "throttle");
-	KTAP_EXPECT(ioctl(nbfd, DEMO_CHARDEV_IOC_GET_STATS, &a) == 0, "stats");
+	KTAP_EXPECT(ct_set_throttle(nbfd, 200) == 0, "throttle");
+	KTAP_EXPECT(ct_stats_fd(nbfd, &a) == 0, "stats");
 	io_prep_preadv2(&cb, nbfd, rv, 2, 5000, RWF_NOWAIT);
 	r = submit(ctx, &cb, &res);
-	KTAP_EXPECT(ioctl(nbfd, DEMO_CHARDEV_IOC_GET_STATS, &b) == 0, "stats");
+	KTAP_EXPECT(ct_stats_fd(nbfd, &b) == 0, "stats");
 	KTAP_EXPECT(r == 1 && res == -EAGAIN && b.eagain == a.eagain + 1,
 		    "throttled: %d/%ld, driver EAGAIN +%llu", r, res,
 		    (unsigned long long)(b.eagain - a.eagain));
@@ -329,13 +307,11 @@ KTAP_TEST(aio_legacy_nowait, 30)
 
 	EXPECT_FACT(serves);
 	KTAP_EXPECT(reload_legacy("nowait=1") == 0, "reload with nowait=1");
-	fd = open(DEMO_CHARDEV_LEGACY_PATH, O_RDWR);
+	KTAP_EXPECT(ct_aio_setup(DEMO_CHARDEV_LEGACY_PATH, 0, 8, &fd, &ctx) == 0, "setup");
 	nbfd = open(DEMO_CHARDEV_LEGACY_PATH, O_RDWR | O_NONBLOCK);
-	KTAP_EXPECT(fd >= 0 && nbfd >= 0, "open: %s", strerror(errno));
-	KTAP_EXPECT(io_setup(8, &ctx) == 0, "io_setup");
+	KTAP_EXPECT(nbfd >= 0, "open O_NONBLOCK: %s", strerror(errno));
 	ret = nowait_body(ctx, fd, nbfd, serves);
-	io_destroy(ctx);
-	close(fd);
+	ct_aio_teardown(fd, ctx);
 	close(nbfd);
 	KTAP_EXPECT(reload_legacy("") == 0, "reload without parameters");
 	return ret;

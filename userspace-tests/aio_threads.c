@@ -18,8 +18,7 @@
 #include <stdint.h>
 #include <sys/ioctl.h>
 #include <sys/uio.h>
-#include <irqaio/demo_chardev.h>
-#include <ktap.h>
+#include "chardev_test.h"
 
 #define NTHREADS	8
 #define OWN_SIZE	(16 * 1024)
@@ -59,21 +58,25 @@ static int split(unsigned int *s, unsigned char *buf, size_t len, struct iovec *
 	return n;
 }
 
+/*
+ * One PWRITEV (@write) or PREADV, waited for: res, -10000 if io_submit()
+ * refused it, -10001 if no event came. Eight threads share the device: a
+ * longer wait than a lone request's.
+ */
 static long rw(io_context_t ctx, int fd, int write, struct iovec *v, int n, long long off)
 {
-	struct timespec ts = { .tv_sec = 20 };
-	struct iocb cb, *cbs[1] = { &cb };
-	struct io_event ev;
+	struct iocb cb;
+	long res;
+	int sr;
 
 	if (write)
 		io_prep_pwritev(&cb, fd, v, n, off);
 	else
 		io_prep_preadv(&cb, fd, v, n, off);
-	if (io_submit(ctx, 1, cbs) != 1)
+	res = ct_aio_submit_wait(ctx, &cb, 2 * CT_AIO_WAIT_S, &sr);
+	if (sr != 1)
 		return -10000;
-	if (io_getevents(ctx, 1, 1, &ev, &ts) != 1)
-		return -10001;
-	return (long)ev.res;
+	return res == LONG_MIN + 1 ? -10001 : res;
 }
 
 static unsigned char block_byte(uint32_t writer, uint32_t gen, uint32_t blk, size_t k)
@@ -178,15 +181,15 @@ out:
 
 KTAP_TEST(aio_threads_random, 240)
 {
-	struct demo_chardev_stats before, after;
+	struct demo_chardev_stats before, after, d;
 	struct worker w[NTHREADS];
 	pthread_t th[NTHREADS];
 	static unsigned char zero[SHARED_BLKS * BLK];
 	int fd, i, failed = 0;
 
-	fd = open(DEMO_CHARDEV_PATH, O_RDWR);
+	fd = ct_dev_open(0);
 	KTAP_EXPECT(fd >= 0, "open: %s", strerror(errno));
-	KTAP_EXPECT(ioctl(fd, DEMO_CHARDEV_IOC_GET_STATS, &before) == 0, "stats");
+	KTAP_EXPECT(ct_stats_fd(fd, &before) == 0, "stats");
 	/* the shared area starts zeroed, so that leftovers cannot pass as blocks */
 	KTAP_EXPECT(pwrite(fd, zero, sizeof(zero), SHARED_BASE) == sizeof(zero), "zero");
 	for (i = 0; i < NTHREADS; i++) {
@@ -200,12 +203,8 @@ KTAP_TEST(aio_threads_random, 240)
 			failed = 1;
 		}
 	}
-	KTAP_EXPECT(ioctl(fd, DEMO_CHARDEV_IOC_GET_STATS, &after) == 0, "stats");
-	ktap_diag("path: BUF=%llu IOVEC=%llu UBUF=%llu OTHER=%llu",
-		  (unsigned long long)(after.requests[0] - before.requests[0]),
-		  (unsigned long long)(after.requests[1] - before.requests[1]),
-		  (unsigned long long)(after.requests[2] - before.requests[2]),
-		  (unsigned long long)(after.requests[3] - before.requests[3]));
+	KTAP_EXPECT(ct_stats_fd(fd, &after) == 0, "stats");
+	ct_paths_delta("the test's requests", &before, &after, &d);
 	close(fd);
 	return failed ? KTAP_FAIL : KTAP_PASS;
 }

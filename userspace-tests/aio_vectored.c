@@ -36,66 +36,6 @@
 
 #define MAX_SEGS	1025
 
-static int dev_open(int flags)
-{
-	return open(DEMO_CHARDEV_PATH, O_RDWR | flags);
-}
-
-static size_t dev_size(int fd)
-{
-	__u64 size = 0;
-
-	if (ioctl(fd, DEMO_CHARDEV_IOC_GET_SIZE, &size))
-		return 0;
-	return size;
-}
-
-/* Run a test and report which helper paths its requests took. */
-static int with_paths(int (*fn)(void))
-{
-	struct demo_chardev_stats before, d;
-	int r;
-
-	if (ct_stats(&before)) {
-		ktap_diag("no %s: %s", DEMO_CHARDEV_PATH, strerror(errno));
-		return KTAP_FAIL;
-	}
-	r = fn();
-	ct_paths_end("the test's requests", &before, &d);
-	return r;
-}
-
-#define PATH_TEST(name, timeout)					\
-	static int name##_body(void);					\
-	KTAP_TEST(name, timeout) { return with_paths(name##_body); }	\
-	static int name##_body(void)
-
-static void fill(unsigned char *p, size_t n, unsigned int seed)
-{
-	size_t k;
-
-	for (k = 0; k < n; k++)
-		p[k] = (unsigned char)(seed * 0x9e + k * 31 + (k >> 9) + 1);
-}
-
-/* Submit one iocb and wait for its event; returns the event's res. */
-static long submit_wait(io_context_t ctx, struct iocb *cb, int *submit_ret)
-{
-	struct timespec ts = { .tv_sec = 10 };
-	struct iocb *cbs[1] = { cb };
-	struct io_event ev;
-	int r;
-
-	r = io_submit(ctx, 1, cbs);
-	*submit_ret = r;
-	if (r != 1)
-		return LONG_MIN;
-	r = io_getevents(ctx, 1, 1, &ev, &ts);
-	if (r != 1 || ev.obj != cb)
-		return LONG_MIN + 1;
-	return (long)ev.res;
-}
-
 /* Segment sizes: a mix of tiny, odd and page-sized pieces. */
 static size_t seg_len(int nsegs, int k)
 {
@@ -124,7 +64,7 @@ static int integrity(int nsegs, long long off)
 	dst = malloc(total);
 	back = malloc(total);
 	KTAP_EXPECT(src && dst && back, "malloc");
-	fill(src, total, nsegs);
+	ct_fill(src, total, nsegs);
 	memset(dst, 0xee, total);
 	for (k = 0, done = 0; k < nsegs; k++) {
 		wv[k].iov_base = src + done;
@@ -137,56 +77,51 @@ static int integrity(int nsegs, long long off)
 		rv[k].iov_len = seg_len(nsegs, nsegs - 1 - k);
 		done += rv[k].iov_len;
 	}
-	fd = dev_open(0);
-	KTAP_EXPECT(fd >= 0, "open: %s", strerror(errno));
-	KTAP_EXPECT(io_setup(8, &ctx) == 0, "io_setup");
+	KTAP_EXPECT(ct_aio_setup(DEMO_CHARDEV_PATH, 0, 8, &fd, &ctx) == 0, "setup");
 	io_prep_pwritev(&cb, fd, wv, nsegs, off);
-	res = submit_wait(ctx, &cb, &sr);
+	res = ct_aio_submit_wait(ctx, &cb, CT_AIO_WAIT_S, &sr);
 	KTAP_EXPECT(res == (long)total, "pwritev %d segs: submit %d res %ld, want %zu",
 		    nsegs, sr, res, total);
 	io_prep_preadv(&cb, fd, rv, nsegs, off);
-	res = submit_wait(ctx, &cb, &sr);
+	res = ct_aio_submit_wait(ctx, &cb, CT_AIO_WAIT_S, &sr);
 	KTAP_EXPECT(res == (long)total, "preadv %d segs: submit %d res %ld", nsegs, sr, res);
 	KTAP_EXPECT(!memcmp(src, dst, total), "preadv %d segs: data differs", nsegs);
 	/* and the same bytes through plain pread(2) */
 	KTAP_EXPECT(pread(fd, back, total, off) == (ssize_t)total, "pread");
 	KTAP_EXPECT(!memcmp(src, back, total), "pread after pwritev: data differs");
 	ktap_diag("%d segments, %zu bytes at %lld: ok", nsegs, total, off);
-	io_destroy(ctx);
-	close(fd);
+	ct_aio_teardown(fd, ctx);
 	free(src);
 	free(dst);
 	free(back);
 	return KTAP_PASS;
 }
 
-PATH_TEST(aio_integrity_1seg, 30) { return integrity(1, 100); }
-PATH_TEST(aio_integrity_2seg, 30) { return integrity(2, 7777); }
-PATH_TEST(aio_integrity_16seg, 30) { return integrity(16, 20000); }
-PATH_TEST(aio_integrity_1024seg, 60) { return integrity(1024, 65536 + 3); }
+CT_PATH_TEST(aio_integrity_1seg, 30) { return integrity(1, 100); }
+CT_PATH_TEST(aio_integrity_2seg, 30) { return integrity(2, 7777); }
+CT_PATH_TEST(aio_integrity_16seg, 30) { return integrity(16, 20000); }
+CT_PATH_TEST(aio_integrity_1024seg, 60) { return integrity(1024, 65536 + 3); }
 
 /* IOCB_CMD_PREAD/PWRITE: one plain buffer through io_submit. */
-PATH_TEST(aio_integrity_single_buffer, 30)
+CT_PATH_TEST(aio_integrity_single_buffer, 30)
 {
 	unsigned char src[3000], dst[3000];
 	io_context_t ctx = 0;
 	struct iocb cb;
 	int fd, sr;
 
-	fd = dev_open(0);
-	KTAP_EXPECT(fd >= 0 && io_setup(4, &ctx) == 0, "setup");
-	fill(src, sizeof(src), 77);
+	KTAP_EXPECT(ct_aio_setup(DEMO_CHARDEV_PATH, 0, 4, &fd, &ctx) == 0, "setup");
+	ct_fill(src, sizeof(src), 77);
 	io_prep_pwrite(&cb, fd, src, sizeof(src), 4321);
-	KTAP_EXPECT(submit_wait(ctx, &cb, &sr) == (long)sizeof(src), "pwrite %d", sr);
+	KTAP_EXPECT(ct_aio_submit_wait(ctx, &cb, CT_AIO_WAIT_S, &sr) == (long)sizeof(src), "pwrite %d", sr);
 	io_prep_pread(&cb, fd, dst, sizeof(dst), 4321);
-	KTAP_EXPECT(submit_wait(ctx, &cb, &sr) == (long)sizeof(dst), "pread %d", sr);
+	KTAP_EXPECT(ct_aio_submit_wait(ctx, &cb, CT_AIO_WAIT_S, &sr) == (long)sizeof(dst), "pread %d", sr);
 	KTAP_EXPECT(!memcmp(src, dst, sizeof(src)), "data differs");
-	io_destroy(ctx);
-	close(fd);
+	ct_aio_teardown(fd, ctx);
 	return KTAP_PASS;
 }
 
-PATH_TEST(aio_zero_length_segments, 30)
+CT_PATH_TEST(aio_zero_length_segments, 30)
 {
 	unsigned char a[10], b[20], in[30], out[30];
 	struct iovec wv[6] = {
@@ -199,32 +134,30 @@ PATH_TEST(aio_zero_length_segments, 30)
 	int fd, sr;
 	long res;
 
-	fd = dev_open(0);
-	KTAP_EXPECT(fd >= 0 && io_setup(4, &ctx) == 0, "setup");
-	fill(a, sizeof(a), 3);
-	fill(b, sizeof(b), 4);
+	KTAP_EXPECT(ct_aio_setup(DEMO_CHARDEV_PATH, 0, 4, &fd, &ctx) == 0, "setup");
+	ct_fill(a, sizeof(a), 3);
+	ct_fill(b, sizeof(b), 4);
 	memcpy(out, a, sizeof(a));
 	memcpy(out + sizeof(a), b, sizeof(b));
 	io_prep_pwritev(&cb, fd, wv, 6, 900);
-	res = submit_wait(ctx, &cb, &sr);
+	res = ct_aio_submit_wait(ctx, &cb, CT_AIO_WAIT_S, &sr);
 	KTAP_EXPECT(res == 30, "pwritev with empty segments: submit %d res %ld", sr, res);
 	io_prep_preadv(&cb, fd, rv, 3, 900);
-	res = submit_wait(ctx, &cb, &sr);
+	res = ct_aio_submit_wait(ctx, &cb, CT_AIO_WAIT_S, &sr);
 	KTAP_EXPECT(res == 30 && !memcmp(in, out, 30), "preadv: res %ld", res);
 	/* only empty segments: nothing to do, res 0 */
 	io_prep_pwritev(&cb, fd, zv, 3, 900);
-	res = submit_wait(ctx, &cb, &sr);
+	res = ct_aio_submit_wait(ctx, &cb, CT_AIO_WAIT_S, &sr);
 	KTAP_EXPECT(res == 0, "all-empty pwritev: submit %d res %ld", sr, res);
 	io_prep_preadv(&cb, fd, zv, 1, 900);
-	res = submit_wait(ctx, &cb, &sr);
+	res = ct_aio_submit_wait(ctx, &cb, CT_AIO_WAIT_S, &sr);
 	KTAP_EXPECT(res == 0, "one empty segment preadv: submit %d res %ld", sr, res);
-	io_destroy(ctx);
-	close(fd);
+	ct_aio_teardown(fd, ctx);
 	return KTAP_PASS;
 }
 
 /* UIO_MAXIOV + 1 segments: refused by io_submit itself. */
-PATH_TEST(aio_1025_segments_einval, 30)
+CT_PATH_TEST(aio_1025_segments_einval, 30)
 {
 	static struct iovec v[1025];
 	static unsigned char buf[1025];
@@ -234,21 +167,19 @@ PATH_TEST(aio_1025_segments_einval, 30)
 
 	for (k = 0; k < 1025; k++)
 		v[k] = (struct iovec){ buf + k, 1 };
-	fd = dev_open(0);
-	KTAP_EXPECT(fd >= 0 && io_setup(4, &ctx) == 0, "setup");
+	KTAP_EXPECT(ct_aio_setup(DEMO_CHARDEV_PATH, 0, 4, &fd, &ctx) == 0, "setup");
 	io_prep_preadv(&cb, fd, v, 1025, 0);
 	r = io_submit(ctx, 1, cbs);
 	KTAP_EXPECT(r == -EINVAL, "io_submit preadv 1025 segs: %d", r);
 	io_prep_pwritev(&cb, fd, v, 1025, 0);
 	r = io_submit(ctx, 1, cbs);
 	KTAP_EXPECT(r == -EINVAL, "io_submit pwritev 1025 segs: %d", r);
-	io_destroy(ctx);
-	close(fd);
+	ct_aio_teardown(fd, ctx);
 	return KTAP_PASS;
 }
 
 /* The iovec array itself unreadable: EFAULT from io_submit. */
-PATH_TEST(aio_unreadable_iovec_efault, 30)
+CT_PATH_TEST(aio_unreadable_iovec_efault, 30)
 {
 	io_context_t ctx = 0;
 	struct iocb cb, *cbs[1] = { &cb };
@@ -257,22 +188,20 @@ PATH_TEST(aio_unreadable_iovec_efault, 30)
 
 	page = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	KTAP_EXPECT(page != MAP_FAILED, "mmap");
-	fd = dev_open(0);
-	KTAP_EXPECT(fd >= 0 && io_setup(4, &ctx) == 0, "setup");
+	KTAP_EXPECT(ct_aio_setup(DEMO_CHARDEV_PATH, 0, 4, &fd, &ctx) == 0, "setup");
 	io_prep_preadv(&cb, fd, page, 2, 0);
 	r = io_submit(ctx, 1, cbs);
 	KTAP_EXPECT(r == -EFAULT, "preadv with PROT_NONE iovec array: %d", r);
 	io_prep_pwritev(&cb, fd, page, 1, 0);
 	r = io_submit(ctx, 1, cbs);
 	KTAP_EXPECT(r == -EFAULT, "pwritev with PROT_NONE iovec array: %d", r);
-	io_destroy(ctx);
-	close(fd);
+	ct_aio_teardown(fd, ctx);
 	munmap(page, 4096);
 	return KTAP_PASS;
 }
 
 /* Data buffer unmapped: bytes before the fault, else EFAULT, in the event. */
-PATH_TEST(aio_unmapped_buffer, 30)
+CT_PATH_TEST(aio_unmapped_buffer, 30)
 {
 	io_context_t ctx = 0;
 	struct iocb cb;
@@ -283,18 +212,17 @@ PATH_TEST(aio_unmapped_buffer, 30)
 
 	p = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	KTAP_EXPECT(p != MAP_FAILED, "mmap");
-	fill(p, 4096, 9);
+	ct_fill(p, 4096, 9);
 	/* io_setup() maps the ring: do it first, or it may land in the hole */
-	fd = dev_open(0);
-	KTAP_EXPECT(fd >= 0 && io_setup(4, &ctx) == 0, "setup");
+	KTAP_EXPECT(ct_aio_setup(DEMO_CHARDEV_PATH, 0, 4, &fd, &ctx) == 0, "setup");
 	KTAP_EXPECT(munmap(p + 4096, 4096) == 0, "munmap");
 	v[0] = (struct iovec){ p, 4096 };
 	v[1] = (struct iovec){ p + 4096, 4096 };
 	io_prep_pwritev(&cb, fd, v, 2, 0);
-	res = submit_wait(ctx, &cb, &sr);
+	res = ct_aio_submit_wait(ctx, &cb, CT_AIO_WAIT_S, &sr);
 	KTAP_EXPECT(res == 4096, "pwritev mapped+unmapped: submit %d res %ld", sr, res);
 	io_prep_preadv(&cb, fd, v, 2, 0);
-	res = submit_wait(ctx, &cb, &sr);
+	res = ct_aio_submit_wait(ctx, &cb, CT_AIO_WAIT_S, &sr);
 	KTAP_EXPECT(res == 4096, "preadv mapped+unmapped: submit %d res %ld", sr, res);
 	/*
 	 * A segment that runs into the hole comes back short; the walk must
@@ -304,24 +232,23 @@ PATH_TEST(aio_unmapped_buffer, 30)
 	v[1] = (struct iovec){ p, 100 };
 	memset(p, 0xaa, 100);
 	io_prep_preadv(&cb, fd, v, 2, 0);
-	res = submit_wait(ctx, &cb, &sr);
+	res = ct_aio_submit_wait(ctx, &cb, CT_AIO_WAIT_S, &sr);
 	KTAP_EXPECT(res > 0 && res <= 2048, "preadv into a segment half unmapped: %ld", res);
 	for (k = 0; k < 100; k++)
 		KTAP_EXPECT(p[k] == 0xaa, "segment after the short one was written (byte %d)", k);
 	v[1] = (struct iovec){ p + 4096, 4096 };
 	io_prep_preadv(&cb, fd, &v[1], 1, 0);
-	res = submit_wait(ctx, &cb, &sr);
+	res = ct_aio_submit_wait(ctx, &cb, CT_AIO_WAIT_S, &sr);
 	KTAP_EXPECT(res == -EFAULT, "preadv unmapped only: submit %d res %ld", sr, res);
 	io_prep_pwritev(&cb, fd, &v[1], 1, 0);
-	res = submit_wait(ctx, &cb, &sr);
+	res = ct_aio_submit_wait(ctx, &cb, CT_AIO_WAIT_S, &sr);
 	KTAP_EXPECT(res == -EFAULT, "pwritev unmapped only: submit %d res %ld", sr, res);
-	io_destroy(ctx);
-	close(fd);
+	ct_aio_teardown(fd, ctx);
 	munmap(p, 4096);
 	return KTAP_PASS;
 }
 
-PATH_TEST(aio_negative_offset_einval, 30)
+CT_PATH_TEST(aio_negative_offset_einval, 30)
 {
 	unsigned char buf[16];
 	struct iovec v = { buf, sizeof(buf) };
@@ -329,20 +256,18 @@ PATH_TEST(aio_negative_offset_einval, 30)
 	struct iocb cb, *cbs[1] = { &cb };
 	int fd, r;
 
-	fd = dev_open(0);
-	KTAP_EXPECT(fd >= 0 && io_setup(4, &ctx) == 0, "setup");
+	KTAP_EXPECT(ct_aio_setup(DEMO_CHARDEV_PATH, 0, 4, &fd, &ctx) == 0, "setup");
 	io_prep_preadv(&cb, fd, &v, 1, -1);
 	r = io_submit(ctx, 1, cbs);
 	KTAP_EXPECT(r == -EINVAL, "preadv at -1: %d", r);
 	io_prep_pwritev(&cb, fd, &v, 1, -4096);
 	r = io_submit(ctx, 1, cbs);
 	KTAP_EXPECT(r == -EINVAL, "pwritev at -4096: %d", r);
-	io_destroy(ctx);
-	close(fd);
+	ct_aio_teardown(fd, ctx);
 	return KTAP_PASS;
 }
 
-PATH_TEST(aio_read_at_and_past_end, 30)
+CT_PATH_TEST(aio_read_at_and_past_end, 30)
 {
 	unsigned char buf[100];
 	struct iovec v[2] = { { buf, 40 }, { buf + 40, 60 } };
@@ -352,27 +277,25 @@ PATH_TEST(aio_read_at_and_past_end, 30)
 	int fd, sr;
 	long res;
 
-	fd = dev_open(0);
-	KTAP_EXPECT(fd >= 0 && io_setup(4, &ctx) == 0, "setup");
-	size = dev_size(fd);
+	KTAP_EXPECT(ct_aio_setup(DEMO_CHARDEV_PATH, 0, 4, &fd, &ctx) == 0, "setup");
+	size = ct_dev_size(fd);
 	KTAP_EXPECT(size > 4096, "size %zu", size);
 	io_prep_preadv(&cb, fd, v, 2, size - 50);
-	res = submit_wait(ctx, &cb, &sr);
+	res = ct_aio_submit_wait(ctx, &cb, CT_AIO_WAIT_S, &sr);
 	KTAP_EXPECT(res == 50, "read across the end: %ld", res);
 	io_prep_preadv(&cb, fd, v, 2, size);
-	res = submit_wait(ctx, &cb, &sr);
+	res = ct_aio_submit_wait(ctx, &cb, CT_AIO_WAIT_S, &sr);
 	KTAP_EXPECT(res == 0, "read at the end: %ld", res);
 	io_prep_preadv(&cb, fd, v, 2, size + 4096);
-	res = submit_wait(ctx, &cb, &sr);
+	res = ct_aio_submit_wait(ctx, &cb, CT_AIO_WAIT_S, &sr);
 	KTAP_EXPECT(res == 0, "read past the end: %ld", res);
 	KTAP_EXPECT(pread(fd, buf, sizeof(buf), size - 10) == 10, "pread across the end");
 	KTAP_EXPECT(pread(fd, buf, sizeof(buf), size) == 0, "pread at the end");
-	io_destroy(ctx);
-	close(fd);
+	ct_aio_teardown(fd, ctx);
 	return KTAP_PASS;
 }
 
-PATH_TEST(aio_write_past_end, 30)
+CT_PATH_TEST(aio_write_past_end, 30)
 {
 	unsigned char buf[100], back[30];
 	struct iovec v[2] = { { buf, 70 }, { buf + 70, 30 } };
@@ -382,30 +305,28 @@ PATH_TEST(aio_write_past_end, 30)
 	int fd, sr;
 	long res;
 
-	fd = dev_open(0);
-	KTAP_EXPECT(fd >= 0 && io_setup(4, &ctx) == 0, "setup");
-	size = dev_size(fd);
-	fill(buf, sizeof(buf), 11);
+	KTAP_EXPECT(ct_aio_setup(DEMO_CHARDEV_PATH, 0, 4, &fd, &ctx) == 0, "setup");
+	size = ct_dev_size(fd);
+	ct_fill(buf, sizeof(buf), 11);
 	io_prep_pwritev(&cb, fd, v, 2, size - 30);
-	res = submit_wait(ctx, &cb, &sr);
+	res = ct_aio_submit_wait(ctx, &cb, CT_AIO_WAIT_S, &sr);
 	KTAP_EXPECT(res == 30, "write across the end: %ld", res);
 	KTAP_EXPECT(pread(fd, back, 30, size - 30) == 30 && !memcmp(back, buf, 30),
 		    "the 30 bytes that fit");
 	io_prep_pwritev(&cb, fd, v, 2, size);
-	res = submit_wait(ctx, &cb, &sr);
+	res = ct_aio_submit_wait(ctx, &cb, CT_AIO_WAIT_S, &sr);
 	KTAP_EXPECT(res == -ENOSPC, "write at the end: %ld", res);
 	io_prep_pwritev(&cb, fd, v, 2, size + 100);
-	res = submit_wait(ctx, &cb, &sr);
+	res = ct_aio_submit_wait(ctx, &cb, CT_AIO_WAIT_S, &sr);
 	KTAP_EXPECT(res == -ENOSPC, "write past the end: %ld", res);
 	errno = 0;
 	KTAP_EXPECT(pwrite(fd, buf, 10, size) == -1 && errno == ENOSPC, "pwrite at end: %s",
 		    strerror(errno));
-	io_destroy(ctx);
-	close(fd);
+	ct_aio_teardown(fd, ctx);
 	return KTAP_PASS;
 }
 
-PATH_TEST(aio_eventfd_completion, 30)
+CT_PATH_TEST(aio_eventfd_completion, 30)
 {
 	unsigned char buf[4][64];
 	struct iovec v[4];
@@ -416,9 +337,9 @@ PATH_TEST(aio_eventfd_completion, 30)
 	uint64_t count = 0;
 	int fd, efd, k, r;
 
-	fd = dev_open(0);
+	KTAP_EXPECT(ct_aio_setup(DEMO_CHARDEV_PATH, 0, 8, &fd, &ctx) == 0, "setup");
 	efd = eventfd(0, 0);
-	KTAP_EXPECT(fd >= 0 && efd >= 0 && io_setup(8, &ctx) == 0, "setup");
+	KTAP_EXPECT(efd >= 0, "eventfd: %s", strerror(errno));
 	for (k = 0; k < 4; k++) {
 		v[k] = (struct iovec){ buf[k], sizeof(buf[k]) };
 		io_prep_preadv(&cb[k], fd, &v[k], 1, k * 64);
@@ -433,14 +354,13 @@ PATH_TEST(aio_eventfd_completion, 30)
 	KTAP_EXPECT(r == 4, "io_getevents: %d", r);
 	for (k = 0; k < 4; k++)
 		KTAP_EXPECT(ev[k].res == 64, "event %d res %ld", k, (long)ev[k].res);
-	io_destroy(ctx);
 	close(efd);
-	close(fd);
+	ct_aio_teardown(fd, ctx);
 	return KTAP_PASS;
 }
 
 /* RWF_NOWAIT: EAGAIN exactly when the request would block (throttled). */
-PATH_TEST(aio_rwf_nowait, 30)
+CT_PATH_TEST(aio_rwf_nowait, 30)
 {
 	unsigned char buf[128];
 	struct iovec v[2] = { { buf, 64 }, { buf + 64, 64 } };
@@ -451,18 +371,17 @@ PATH_TEST(aio_rwf_nowait, 30)
 	int fd, sr;
 	long res;
 
-	fd = dev_open(0);
-	KTAP_EXPECT(fd >= 0 && io_setup(4, &ctx) == 0, "setup");
+	KTAP_EXPECT(ct_aio_setup(DEMO_CHARDEV_PATH, 0, 4, &fd, &ctx) == 0, "setup");
 	io_prep_preadv2(&cb, fd, v, 2, 0, RWF_NOWAIT);
-	res = submit_wait(ctx, &cb, &sr);
+	res = ct_aio_submit_wait(ctx, &cb, CT_AIO_WAIT_S, &sr);
 	KTAP_EXPECT(res == 128, "RWF_NOWAIT, not throttled: submit %d res %ld", sr, res);
 	KTAP_EXPECT(ct_set_throttle(fd, CT_THROTTLE_MAX_MS) == 0, "throttle");
 	ct_paths_begin(&b);
 	io_prep_preadv2(&cb, fd, v, 2, 0, RWF_NOWAIT);
-	res = submit_wait(ctx, &cb, &sr);
+	res = ct_aio_submit_wait(ctx, &cb, CT_AIO_WAIT_S, &sr);
 	KTAP_EXPECT(res == -EAGAIN, "RWF_NOWAIT, throttled: submit %d res %ld", sr, res);
 	io_prep_pwritev2(&cb, fd, v, 2, 0, RWF_NOWAIT);
-	res = submit_wait(ctx, &cb, &sr);
+	res = ct_aio_submit_wait(ctx, &cb, CT_AIO_WAIT_S, &sr);
 	KTAP_EXPECT(res == -EAGAIN, "RWF_NOWAIT write, throttled: submit %d res %ld", sr, res);
 	ct_paths_end("RWF_NOWAIT READ and WRITE (throttled)", &b, &d);
 	KTAP_EXPECT(d.eagain == 2 && d.slept == 0,
@@ -471,23 +390,22 @@ PATH_TEST(aio_rwf_nowait, 30)
 	/* the same request without RWF_NOWAIT waits and succeeds */
 	KTAP_EXPECT(ct_set_throttle(fd, CT_THROTTLE_MS) == 0, "throttle");
 	ct_paths_begin(&b);
-	t0 = ct_now();
+	t0 = ktap_now();
 	io_prep_preadv(&cb, fd, v, 2, 0);
-	res = submit_wait(ctx, &cb, &sr);
+	res = ct_aio_submit_wait(ctx, &cb, CT_AIO_WAIT_S, &sr);
 	KTAP_EXPECT(res == 128, "throttled, may block: submit %d res %ld", sr, res);
 	ct_paths_end("READ (throttled, may block)", &b, &d);
 	KTAP_EXPECT(d.slept == 1 && d.eagain == 0,
 		    "throttled request: one sleep expected: slept %llu eagain %llu",
 		    (unsigned long long)d.slept, (unsigned long long)d.eagain);
-	KTAP_EXPECT(ct_now() - t0 >= CT_THROTTLE_MIN_S, "throttled request took %.3fs",
-		    ct_now() - t0);
-	io_destroy(ctx);
-	close(fd);
+	KTAP_EXPECT(ktap_now() - t0 >= CT_THROTTLE_MIN_S, "throttled request took %.3fs",
+		    ktap_now() - t0);
+	ct_aio_teardown(fd, ctx);
 	return KTAP_PASS;
 }
 
 /* O_NONBLOCK: read(2) and aio on a throttled file fail with EAGAIN. */
-PATH_TEST(aio_o_nonblock, 30)
+CT_PATH_TEST(aio_o_nonblock, 30)
 {
 	unsigned char buf[64];
 	struct iovec v = { buf, sizeof(buf) };
@@ -496,8 +414,7 @@ PATH_TEST(aio_o_nonblock, 30)
 	int fd, sr;
 	long res;
 
-	fd = dev_open(O_NONBLOCK);
-	KTAP_EXPECT(fd >= 0 && io_setup(4, &ctx) == 0, "setup");
+	KTAP_EXPECT(ct_aio_setup(DEMO_CHARDEV_PATH, O_NONBLOCK, 4, &fd, &ctx) == 0, "setup");
 	KTAP_EXPECT(read(fd, buf, sizeof(buf)) == sizeof(buf), "not throttled: read");
 	KTAP_EXPECT(ct_set_throttle(fd, 300) == 0, "throttle");
 	errno = 0;
@@ -506,10 +423,9 @@ PATH_TEST(aio_o_nonblock, 30)
 	errno = 0;
 	KTAP_EXPECT(writev(fd, &v, 1) == -1 && errno == EAGAIN, "writev: %s", strerror(errno));
 	io_prep_preadv(&cb, fd, &v, 1, 0);
-	res = submit_wait(ctx, &cb, &sr);
+	res = ct_aio_submit_wait(ctx, &cb, CT_AIO_WAIT_S, &sr);
 	KTAP_EXPECT(res == -EAGAIN, "aio on O_NONBLOCK: submit %d res %ld", sr, res);
-	io_destroy(ctx);
-	close(fd);
+	ct_aio_teardown(fd, ctx);
 	return KTAP_PASS;
 }
 
@@ -540,7 +456,7 @@ static void *kick(void *arg)
  * A signal during the throttle sleep: EINTR (ERESTARTSYS, no SA_RESTART),
  * well before the longest throttle is over.
  */
-PATH_TEST(aio_signal_interrupts, 30)
+CT_PATH_TEST(aio_signal_interrupts, 30)
 {
 	struct sigaction sa = { .sa_handler = on_sigusr1 };	/* no SA_RESTART */
 	unsigned char buf[64];
@@ -555,8 +471,7 @@ PATH_TEST(aio_signal_interrupts, 30)
 	int fd, sr;
 
 	KTAP_EXPECT(sigaction(SIGUSR1, &sa, NULL) == 0, "sigaction");
-	fd = dev_open(0);
-	KTAP_EXPECT(fd >= 0 && io_setup(4, &ctx) == 0, "setup");
+	KTAP_EXPECT(ct_aio_setup(DEMO_CHARDEV_PATH, 0, 4, &fd, &ctx) == 0, "setup");
 	KTAP_EXPECT(ct_set_throttle(fd, CT_THROTTLE_MAX_MS) == 0, "throttle");
 	ct_paths_begin(&b);
 	pthread_create(&th, NULL, kick, &k);
@@ -575,7 +490,7 @@ PATH_TEST(aio_signal_interrupts, 30)
 	ct_paths_begin(&b);
 	pthread_create(&th, NULL, kick, &k);
 	io_prep_preadv(&cb, fd, &v, 1, 0);
-	res = submit_wait(ctx, &cb, &sr);
+	res = ct_aio_submit_wait(ctx, &cb, CT_AIO_WAIT_S, &sr);
 	pthread_join(th, NULL);
 	KTAP_EXPECT(k.asleep, "io_submit() never slept in the driver");
 	KTAP_EXPECT(res == -EINTR, "aio preadv interrupted: submit %d res %ld", sr, res);
@@ -583,8 +498,7 @@ PATH_TEST(aio_signal_interrupts, 30)
 	KTAP_EXPECT(d.interrupted == 1 && d.slept == 0,
 		    "io_submit: the signal must cut the sleep short: interrupted %llu slept %llu",
 		    (unsigned long long)d.interrupted, (unsigned long long)d.slept);
-	io_destroy(ctx);
-	close(fd);
+	ct_aio_teardown(fd, ctx);
 	return KTAP_PASS;
 }
 
@@ -618,7 +532,7 @@ static void *cancel_later(void *arg)
  */
 #define CANCEL_ROUNDS	3
 
-PATH_TEST(aio_cancel, 30)
+CT_PATH_TEST(aio_cancel, 30)
 {
 	unsigned char buf[256];
 	struct iovec v = { buf, sizeof(buf) };
@@ -630,10 +544,9 @@ PATH_TEST(aio_cancel, 30)
 	int fd, sr, r, round;
 	long res;
 
-	fd = dev_open(0);
-	KTAP_EXPECT(fd >= 0 && io_setup(4, &ctx) == 0, "setup");
+	KTAP_EXPECT(ct_aio_setup(DEMO_CHARDEV_PATH, 0, 4, &fd, &ctx) == 0, "setup");
 	io_prep_preadv(&cb, fd, &v, 1, 0);
-	res = submit_wait(ctx, &cb, &sr);
+	res = ct_aio_submit_wait(ctx, &cb, CT_AIO_WAIT_S, &sr);
 	KTAP_EXPECT(res == 256, "preadv: %ld", res);
 	r = io_cancel(ctx, &cb, &ev);
 	KTAP_EXPECT(r == -EINVAL, "io_cancel after completion: %d", r);
@@ -642,7 +555,7 @@ PATH_TEST(aio_cancel, 30)
 		c = (struct canceller){ ctx, &cb, (pid_t)syscall(SYS_gettid), 1, 0 };
 		pthread_create(&th, NULL, cancel_later, &c);
 		io_prep_preadv(&cb, fd, &v, 1, 0);
-		res = submit_wait(ctx, &cb, &sr);
+		res = ct_aio_submit_wait(ctx, &cb, CT_AIO_WAIT_S, &sr);
 		pthread_join(th, NULL);
 		KTAP_EXPECT(c.ret == -EINVAL, "io_cancel during the request: %d", c.ret);
 		KTAP_EXPECT(res == 256, "the event still carries the whole result: %ld", res);
@@ -652,13 +565,12 @@ PATH_TEST(aio_cancel, 30)
 			  round);
 	}
 	KTAP_EXPECT(round < CANCEL_ROUNDS, "io_cancel() never ran while the request slept");
-	io_destroy(ctx);
-	close(fd);
+	ct_aio_teardown(fd, ctx);
 	return KTAP_PASS;
 }
 
 /* Many iocbs in one io_submit(), and a bad one stopping the batch. */
-PATH_TEST(aio_many_iocbs, 60)
+CT_PATH_TEST(aio_many_iocbs, 60)
 {
 	enum { N = 128, BLK = 700 };
 	static unsigned char out[N][BLK], in[N][BLK];
@@ -669,10 +581,9 @@ PATH_TEST(aio_many_iocbs, 60)
 	io_context_t ctx = 0;
 	int fd, k, r, got;
 
-	fd = dev_open(0);
-	KTAP_EXPECT(fd >= 0 && io_setup(N, &ctx) == 0, "setup");
+	KTAP_EXPECT(ct_aio_setup(DEMO_CHARDEV_PATH, 0, N, &fd, &ctx) == 0, "setup");
 	for (k = 0; k < N; k++) {
-		fill(out[k], BLK, 1000 + k);
+		ct_fill(out[k], BLK, 1000 + k);
 		wv[k][0] = (struct iovec){ out[k], 100 };
 		wv[k][1] = (struct iovec){ out[k] + 100, BLK - 100 };
 		io_prep_pwritev(&cb[k], fd, wv[k], 2, (long long)k * BLK);
@@ -709,13 +620,12 @@ PATH_TEST(aio_many_iocbs, 60)
 	KTAP_EXPECT(r == 5, "batch with a bad 6th iocb: %d", r);
 	r = io_getevents(ctx, 5, 5, ev, &ts);
 	KTAP_EXPECT(r == 5, "its 5 events: %d", r);
-	io_destroy(ctx);
-	close(fd);
+	ct_aio_teardown(fd, ctx);
 	return KTAP_PASS;
 }
 
 /* read/write/readv/writev/llseek on the same device; aio never moves f_pos. */
-PATH_TEST(aio_sync_syscalls_same_device, 30)
+CT_PATH_TEST(aio_sync_syscalls_same_device, 30)
 {
 	unsigned char a[300], b[5], c[2000], in[2305], out[2305];
 	struct iovec wv[3] = { { a, sizeof(a) }, { b, sizeof(b) }, { c, sizeof(c) } };
@@ -725,12 +635,11 @@ PATH_TEST(aio_sync_syscalls_same_device, 30)
 	size_t size;
 	int fd, sr;
 
-	fd = dev_open(0);
-	KTAP_EXPECT(fd >= 0 && io_setup(4, &ctx) == 0, "setup");
-	size = dev_size(fd);
-	fill(a, sizeof(a), 21);
-	fill(b, sizeof(b), 22);
-	fill(c, sizeof(c), 23);
+	KTAP_EXPECT(ct_aio_setup(DEMO_CHARDEV_PATH, 0, 4, &fd, &ctx) == 0, "setup");
+	size = ct_dev_size(fd);
+	ct_fill(a, sizeof(a), 21);
+	ct_fill(b, sizeof(b), 22);
+	ct_fill(c, sizeof(c), 23);
 	memcpy(out, a, 300);
 	memcpy(out + 300, b, 5);
 	memcpy(out + 305, c, 2000);
@@ -750,9 +659,9 @@ PATH_TEST(aio_sync_syscalls_same_device, 30)
 	/* write(2) then aio: f_pos moves only with the synchronous calls */
 	KTAP_EXPECT(lseek(fd, 123, SEEK_SET) == 123, "lseek 123");
 	io_prep_pwritev(&cb, fd, wv, 3, 20000);
-	KTAP_EXPECT(submit_wait(ctx, &cb, &sr) == 2305, "pwritev");
+	KTAP_EXPECT(ct_aio_submit_wait(ctx, &cb, CT_AIO_WAIT_S, &sr) == 2305, "pwritev");
 	io_prep_preadv(&cb, fd, rv, 2, 20000);
-	KTAP_EXPECT(submit_wait(ctx, &cb, &sr) == 2305 && !memcmp(in, out, sizeof(out)), "preadv");
+	KTAP_EXPECT(ct_aio_submit_wait(ctx, &cb, CT_AIO_WAIT_S, &sr) == 2305 && !memcmp(in, out, sizeof(out)), "preadv");
 	KTAP_EXPECT(lseek(fd, 0, SEEK_CUR) == 123, "aio moved f_pos");
 	KTAP_EXPECT(write(fd, a, 10) == 10 && lseek(fd, 0, SEEK_CUR) == 133, "write moves f_pos");
 	KTAP_EXPECT(lseek(fd, 0, SEEK_END) == (off_t)size, "SEEK_END is the store size");
@@ -761,8 +670,7 @@ PATH_TEST(aio_sync_syscalls_same_device, 30)
 	errno = 0;
 	KTAP_EXPECT(ioctl(fd, _IO(DEMO_CHARDEV_IOC_MAGIC, 99)) == -1 && errno == ENOTTY,
 		    "unknown ioctl");
-	io_destroy(ctx);
-	close(fd);
+	ct_aio_teardown(fd, ctx);
 	return KTAP_PASS;
 }
 
@@ -789,16 +697,16 @@ static int run_case(int fd, io_context_t ctx, int which)
 	case 2: return readv(fd, v, 1) == 32;
 	case 3: return readv(fd, v, 2) == 64;
 	case 4: io_prep_pread(&cb, fd, buf, 64, 0);
-		return submit_wait(ctx, &cb, &sr) == 64;
+		return ct_aio_submit_wait(ctx, &cb, CT_AIO_WAIT_S, &sr) == 64;
 	case 5: io_prep_preadv(&cb, fd, v, 1, 0);
-		return submit_wait(ctx, &cb, &sr) == 32;
+		return ct_aio_submit_wait(ctx, &cb, CT_AIO_WAIT_S, &sr) == 32;
 	case 6: io_prep_pwritev(&cb, fd, v, 2, 0);
-		return submit_wait(ctx, &cb, &sr) == 64;
+		return ct_aio_submit_wait(ctx, &cb, CT_AIO_WAIT_S, &sr) == 64;
 	}
 	return 0;
 }
 
-PATH_TEST(aio_paths_per_kernel, 30)
+CT_PATH_TEST(aio_paths_per_kernel, 30)
 {
 	enum { B = DEMO_CHARDEV_PATH_BUF, I = DEMO_CHARDEV_PATH_IOVEC, U = DEMO_CHARDEV_PATH_UBUF };
 	static const struct path_case cases[] = {
@@ -820,8 +728,7 @@ PATH_TEST(aio_paths_per_kernel, 30)
 	int fd, failed = 0;
 	size_t c;
 
-	fd = dev_open(0);
-	KTAP_EXPECT(fd >= 0 && io_setup(4, &ctx) == 0, "setup");
+	KTAP_EXPECT(ct_aio_setup(DEMO_CHARDEV_PATH, 0, 4, &fd, &ctx) == 0, "setup");
 	(void)B;
 	for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
 		struct demo_chardev_stats before, after;
@@ -843,8 +750,7 @@ PATH_TEST(aio_paths_per_kernel, 30)
 			failed = 1;
 		}
 	}
-	io_destroy(ctx);
-	close(fd);
+	ct_aio_teardown(fd, ctx);
 	if (failed)
 		return KTAP_FAIL;
 	if (col < 0) {

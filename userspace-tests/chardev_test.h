@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * chardev_test.h - helpers shared by the tests that run each case on
- * /dev/demo_chardev and on a tmpfs file in the same boot (the reference):
- * open both with the same size and contents, fill and check patterns, the
- * device's path counters, and the probe results the modules were built
- * with (/etc/irqaio/features.h in the guest).
+ * chardev_test.h - what the demo_chardev tests share: opening the device,
+ * an aio context on it, one request submitted and waited for, the device
+ * and a tmpfs file in the same boot (the reference) opened with the same
+ * size and contents, fill and check patterns, the device's path counters,
+ * and the probe results the modules were built with
+ * (/etc/irqaio/features.h in the guest).
  *
  * The reference is a tmpfs file truncated to the store's size, so reads
  * at and across the end behave the same. Documented differences, which
@@ -60,6 +61,22 @@ static inline void ct_fill(unsigned char *p, size_t n, unsigned int seed)
 
 	for (k = 0; k < n; k++)
 		p[k] = (unsigned char)(seed * 0x9e + k * 31 + (k >> 9) + 1);
+}
+
+/* /dev/demo_chardev, read-write, with open(2) @flags added. */
+static inline int ct_dev_open(int flags)
+{
+	return open(DEMO_CHARDEV_PATH, O_RDWR | flags);
+}
+
+/* The size of the store behind @fd; 0 if the driver does not say. */
+static inline size_t ct_dev_size(int fd)
+{
+	__u64 size = 0;
+
+	if (ioctl(fd, DEMO_CHARDEV_IOC_GET_SIZE, &size))
+		return 0;
+	return size;
 }
 
 /* Open the device, or the reference file sized like the device's store. */
@@ -151,6 +168,12 @@ static inline bool ct_holds(struct ct_target *t, off_t off,
 	return same;
 }
 
+/* The counters of the device behind @fd (demo_chardev or its legacy twin). */
+static inline int ct_stats_fd(int fd, struct demo_chardev_stats *st)
+{
+	return ioctl(fd, DEMO_CHARDEV_IOC_GET_STATS, st);
+}
+
 static inline int ct_stats(struct demo_chardev_stats *st)
 {
 	int fd = open(DEMO_CHARDEV_PATH, O_RDONLY);
@@ -158,7 +181,7 @@ static inline int ct_stats(struct demo_chardev_stats *st)
 
 	if (fd < 0)
 		return -1;
-	r = ioctl(fd, DEMO_CHARDEV_IOC_GET_STATS, st);
+	r = ct_stats_fd(fd, st);
 	close(fd);
 	return r;
 }
@@ -168,14 +191,6 @@ static inline int ct_set_throttle(int fd, unsigned int ms)
 	__u32 v = ms;
 
 	return ioctl(fd, DEMO_CHARDEV_IOC_SET_THROTTLE, &v);
-}
-
-static inline double ct_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 /*
@@ -189,34 +204,65 @@ static inline void ct_paths_begin(struct demo_chardev_stats *before)
 	ct_stats(before);
 }
 
-static inline void ct_paths_end(const char *what,
-				const struct demo_chardev_stats *before,
-				struct demo_chardev_stats *d)
+/* The delta from @before to @now in @d, printed as ct_paths_end() does. */
+static inline void ct_paths_delta(const char *what, const struct demo_chardev_stats *before,
+				  const struct demo_chardev_stats *now,
+				  struct demo_chardev_stats *d)
 {
 	static const char *const names[] = DEMO_CHARDEV_PATH_NAMES;
-	struct demo_chardev_stats now;
 	char line[256];
 	size_t o = 0;
 	int i;
 
 	memset(d, 0, sizeof(*d));
-	if (ct_stats(&now))
-		return;
 	for (i = 0; i < DEMO_CHARDEV_NR_PATHS; i++) {
-		d->requests[i] = now.requests[i] - before->requests[i];
+		d->requests[i] = now->requests[i] - before->requests[i];
 		if (d->requests[i] && o < sizeof(line))
 			o += snprintf(line + o, sizeof(line) - o, " %s=%llu", names[i],
 				      (unsigned long long)d->requests[i]);
 	}
-	d->segments = now.segments - before->segments;
-	d->eagain = now.eagain - before->eagain;
-	d->interrupted = now.interrupted - before->interrupted;
-	d->slept = now.slept - before->slept;
+	d->segments = now->segments - before->segments;
+	d->eagain = now->eagain - before->eagain;
+	d->interrupted = now->interrupted - before->interrupted;
+	d->slept = now->slept - before->slept;
 	ktap_diag("path: %s:%s (chunks=%llu eagain=%llu slept=%llu interrupted=%llu)", what,
 		  o ? line : " none", (unsigned long long)d->segments,
 		  (unsigned long long)d->eagain, (unsigned long long)d->slept,
 		  (unsigned long long)d->interrupted);
 }
+
+static inline void ct_paths_end(const char *what,
+				const struct demo_chardev_stats *before,
+				struct demo_chardev_stats *d)
+{
+	struct demo_chardev_stats now;
+
+	memset(d, 0, sizeof(*d));
+	if (ct_stats(&now))
+		return;
+	ct_paths_delta(what, before, &now, d);
+}
+
+/* Run a test and report which paths its requests took. */
+static inline int ct_with_paths(int (*fn)(void))
+{
+	struct demo_chardev_stats before, d;
+	int r;
+
+	if (ct_stats(&before)) {
+		ktap_diag("no %s: %s", DEMO_CHARDEV_PATH, strerror(errno));
+		return KTAP_FAIL;
+	}
+	r = fn();
+	ct_paths_end("the test's requests", &before, &d);
+	return r;
+}
+
+/* KTAP_TEST(name, timeout) whose body runs under ct_with_paths(). */
+#define CT_PATH_TEST(name, timeout)					\
+	static int name##_body(void);					\
+	KTAP_TEST(name, timeout) { return ct_with_paths(name##_body); }	\
+	static int name##_body(void)
 
 /* Requests of shapes other than @shape in a delta. */
 static inline unsigned long long ct_other_paths(const struct demo_chardev_stats *d, int shape)
@@ -256,5 +302,69 @@ static inline int ct_feature(const char *name)
 	fclose(f);
 	return found;
 }
+
+/*
+ * libaio helpers, for the programs that include <libaio.h> first. fuzz_aio
+ * speaks the raw system calls through <linux/aio_abi.h>, whose struct iocb
+ * and struct io_event clash with libaio's, and so sees only the rest.
+ */
+#ifdef __LIBAIO_H
+/* How long a test waits for the event of a request that is not held up. */
+#define CT_AIO_WAIT_S	10
+
+/*
+ * Open @path (O_RDWR | @flags) and an aio context of @depth events on it:
+ * 0, or -1 with a diagnostic saying which step failed (nothing left open).
+ */
+static inline int ct_aio_setup(const char *path, int flags, unsigned int depth, int *fd,
+			       io_context_t *ctx)
+{
+	int r;
+
+	*ctx = 0;
+	*fd = open(path, O_RDWR | flags);
+	if (*fd < 0) {
+		ktap_diag("open %s: %s", path, strerror(errno));
+		return -1;
+	}
+	r = io_setup(depth, ctx);
+	if (r) {
+		ktap_diag("io_setup: %s", strerror(-r));
+		close(*fd);
+		*fd = -1;
+		return -1;
+	}
+	return 0;
+}
+
+static inline void ct_aio_teardown(int fd, io_context_t ctx)
+{
+	io_destroy(ctx);
+	close(fd);
+}
+
+/*
+ * Submit one iocb and wait up to @wait_s for its event: the event's res;
+ * LONG_MIN when io_submit() did not take it (its answer in *@submitted),
+ * LONG_MIN + 1 when no event for it came.
+ */
+static inline long ct_aio_submit_wait(io_context_t ctx, struct iocb *cb, unsigned int wait_s,
+				      int *submitted)
+{
+	struct timespec ts = { .tv_sec = wait_s };
+	struct iocb *cbs[1] = { cb };
+	struct io_event ev;
+	int r;
+
+	r = io_submit(ctx, 1, cbs);
+	*submitted = r;
+	if (r != 1)
+		return LONG_MIN;
+	r = io_getevents(ctx, 1, 1, &ev, &ts);
+	if (r != 1 || ev.obj != cb)
+		return LONG_MIN + 1;
+	return (long)ev.res;
+}
+#endif /* __LIBAIO_H */
 
 #endif /* IRQAIO_CHARDEV_TEST_H */

@@ -43,8 +43,7 @@
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <time.h>
-#include <irqaio/demo_chardev.h>
-#include <ktap.h>
+#include "chardev_test.h"
 
 #ifndef RWF_HIPRI
 #define RWF_HIPRI	0x1
@@ -335,24 +334,9 @@ static uint32_t gen_rw_flags(int *odd)
 	return (uint32_t)rnd();
 }
 
-/*
- * Fill @r with one random request. Writes to the device obey the canary
- * rule: the bytes that could be moved land below canary_start, or the
- * offset is one the kernel or the driver must refuse.
- */
-static void gen_req(struct req *r)
+/* The file a request names: mostly the device, in a wild batch others. */
+static void gen_fildes(struct iocb *cb)
 {
-	struct iocb *cb = &r->cb;
-	unsigned int op = gen_opcode();
-	enum ptr_class cls;
-	uint64_t exposure = 0, total = 0, nsegs = 1, i;
-	int all_valid = 1, odd_flags, overflow = 0;
-	int64_t off;
-	uint32_t rwf;
-
-	memset(cb, 0, sizeof(*cb));
-	r->clean = 0;
-	cb->aio_lio_opcode = op;
 	cb->aio_fildes = dev_fd;
 	switch (tame ? 19 : rnd_below(20)) {
 	case 0: cb->aio_fildes = legacy_fd; break;	/* EINVAL on stock kernels */
@@ -361,71 +345,98 @@ static void gen_req(struct req *r)
 	case 3: cb->aio_fildes = efd; break;		/* non-blocking eventfd */
 	default: break;
 	}
-	if (op == IOCB_CMD_POLL) {
-		/* POLL on the empty eventfd would stay in flight: the in-flight
-		 * tests do that on purpose, the batches poll the device. */
-		if ((int)cb->aio_fildes == efd)
-			cb->aio_fildes = dev_fd;
-		cb->aio_buf = chance(80) ? (POLLIN | POLLOUT) : rnd_below(0x10000);
-		if (chance(10))
-			cb->aio_offset = rnd();
-		return;
-	}
+}
 
-	off = gen_off();
-	if (op == IOCB_CMD_PREADV || op == IOCB_CMD_PWRITEV) {
-		unsigned int s = rnd_below(100);
+static void gen_poll(struct iocb *cb)
+{
+	/* POLL on the empty eventfd would stay in flight: the in-flight
+	 * tests do that on purpose, the batches poll the device. */
+	if ((int)cb->aio_fildes == efd)
+		cb->aio_fildes = dev_fd;
+	cb->aio_buf = chance(80) ? (POLLIN | POLLOUT) : rnd_below(0x10000);
+	if (chance(10))
+		cb->aio_offset = rnd();
+}
 
-		if (s < 5)
-			nsegs = 0;
-		else if (s < 60)
-			nsegs = 1 + rnd_below(16);
-		else if (s < 85)
-			nsegs = 17 + rnd_below(UIO_MAXIOV_ - 16);
-		else if (s < 95)
-			nsegs = UIO_MAXIOV_ + 1 + rnd_below(MAX_SEGS - UIO_MAXIOV_);
-		else
-			nsegs = chance(50) ? UINT32_MAX : (uint64_t)rnd() >> 1;
-		for (i = 0; i < nsegs && i < MAX_SEGS; i++) {
-			r->iov[i].iov_base = gen_ptr(&cls);
-			r->iov[i].iov_len = gen_len();
-			if (ptr_may_move_data(cls))
-				exposure += r->iov[i].iov_len > store_size ?
-					    store_size : r->iov[i].iov_len;
-			if (cls != PC_VALID || r->iov[i].iov_len > store_size ||
-			    (unsigned char *)r->iov[i].iov_base + r->iov[i].iov_len > scratch_end)
-				all_valid = 0;
-			total += r->iov[i].iov_len;
-		}
-		if (nsegs > UIO_MAXIOV_)
-			all_valid = 0;
-		cb->aio_nbytes = nsegs;
-		cb->aio_buf = (uintptr_t)r->iov;
-		if (!tame && chance(4)) {
-			/* The iovec array itself is bad, or runs into a guard page. */
-			all_valid = 0;
-			if (chance(50) && nsegs > edge_iov_slots) {
-				memcpy(edge_iov, r->iov, edge_iov_slots * sizeof(*edge_iov));
-				cb->aio_buf = (uintptr_t)edge_iov;
-			} else {
-				cb->aio_buf = (uintptr_t)gen_ptr(&cls);
-				if (cls == PC_VALID || cls == PC_EDGE)
-					cb->aio_buf = (uintptr_t)HOLE_ADDR;
-			}
-		}
-	} else {
-		cb->aio_buf = (uintptr_t)gen_ptr(&cls);
-		cb->aio_nbytes = gen_len();
+/*
+ * What a request's buffers add up to: the bytes they could move into the
+ * store (@exposure), their total length, and whether every one is valid
+ * memory that fits (then the outcome can be defined).
+ */
+struct gen_bufs {
+	uint64_t exposure, total;
+	int all_valid;
+};
+
+/* The segments of a PREADV/PWRITEV, and now and then a bad iovec array. */
+static void gen_segments(struct req *r, struct gen_bufs *g)
+{
+	struct iocb *cb = &r->cb;
+	uint64_t nsegs, i;
+	enum ptr_class cls;
+	unsigned int s = rnd_below(100);
+
+	if (s < 5)
+		nsegs = 0;
+	else if (s < 60)
+		nsegs = 1 + rnd_below(16);
+	else if (s < 85)
+		nsegs = 17 + rnd_below(UIO_MAXIOV_ - 16);
+	else if (s < 95)
+		nsegs = UIO_MAXIOV_ + 1 + rnd_below(MAX_SEGS - UIO_MAXIOV_);
+	else
+		nsegs = chance(50) ? UINT32_MAX : (uint64_t)rnd() >> 1;
+	for (i = 0; i < nsegs && i < MAX_SEGS; i++) {
+		r->iov[i].iov_base = gen_ptr(&cls);
+		r->iov[i].iov_len = gen_len();
 		if (ptr_may_move_data(cls))
-			exposure = cb->aio_nbytes > store_size ? store_size : cb->aio_nbytes;
-		if (cls != PC_VALID || cb->aio_nbytes > store_size ||
-		    (unsigned char *)(uintptr_t)cb->aio_buf + cb->aio_nbytes > scratch_end)
-			all_valid = 0;
-		total = cb->aio_nbytes;
+			g->exposure += r->iov[i].iov_len > store_size ?
+				       store_size : r->iov[i].iov_len;
+		if (cls != PC_VALID || r->iov[i].iov_len > store_size ||
+		    (unsigned char *)r->iov[i].iov_base + r->iov[i].iov_len > scratch_end)
+			g->all_valid = 0;
+		g->total += r->iov[i].iov_len;
 	}
+	if (nsegs > UIO_MAXIOV_)
+		g->all_valid = 0;
+	cb->aio_nbytes = nsegs;
+	cb->aio_buf = (uintptr_t)r->iov;
+	if (!tame && chance(4)) {
+		/* The iovec array itself is bad, or runs into a guard page. */
+		g->all_valid = 0;
+		if (chance(50) && nsegs > edge_iov_slots) {
+			memcpy(edge_iov, r->iov, edge_iov_slots * sizeof(*edge_iov));
+			cb->aio_buf = (uintptr_t)edge_iov;
+		} else {
+			cb->aio_buf = (uintptr_t)gen_ptr(&cls);
+			if (cls == PC_VALID || cls == PC_EDGE)
+				cb->aio_buf = (uintptr_t)HOLE_ADDR;
+		}
+	}
+}
 
-	/* The canary rule. */
-	if (is_write(op) && (int)cb->aio_fildes == dev_fd && exposure &&
+/* The one buffer of a PREAD/PWRITE (or of an opcode that takes none). */
+static void gen_buffer(struct iocb *cb, struct gen_bufs *g)
+{
+	enum ptr_class cls;
+
+	cb->aio_buf = (uintptr_t)gen_ptr(&cls);
+	cb->aio_nbytes = gen_len();
+	if (ptr_may_move_data(cls))
+		g->exposure = cb->aio_nbytes > store_size ? store_size : cb->aio_nbytes;
+	if (cls != PC_VALID || cb->aio_nbytes > store_size ||
+	    (unsigned char *)(uintptr_t)cb->aio_buf + cb->aio_nbytes > scratch_end)
+		g->all_valid = 0;
+	g->total = cb->aio_nbytes;
+}
+
+/*
+ * The canary rule: a write to the device that could move @exposure bytes
+ * into the canary goes below it, or to an offset that must be refused.
+ */
+static int64_t canary_safe_off(const struct iocb *cb, int64_t off, uint64_t exposure)
+{
+	if (is_write(cb->aio_lio_opcode) && (int)cb->aio_fildes == dev_fd && exposure &&
 	    off >= 0 && (uint64_t)off < store_size &&
 	    (uint64_t)off + exposure > canary_start) {
 		if (exposure <= canary_start && chance(60))
@@ -433,10 +444,15 @@ static void gen_req(struct req *r)
 		else
 			off = gen_refused_off();
 	}
-	cb->aio_offset = off;
+	return off;
+}
 
-	rwf = gen_rw_flags(&odd_flags);
-	cb->aio_rw_flags = rwf;
+/* aio_rw_flags, an eventfd, the rarer fields: whether any is unusual. */
+static int gen_flags(struct iocb *cb)
+{
+	int odd_flags;
+
+	cb->aio_rw_flags = gen_rw_flags(&odd_flags);
 	if (chance(30)) {
 		cb->aio_flags = IOCB_FLAG_RESFD;
 		cb->aio_resfd = (uint32_t)(chance(90) ? efd : (chance(50) ? dev_fd : -1));
@@ -452,11 +468,21 @@ static void gen_req(struct req *r)
 		cb->aio_reserved2 = rnd() | 1;
 		odd_flags = 1;
 	}
+	return odd_flags;
+}
 
-	/* Is the outcome defined? Then say what it must be. */
+/* Is the outcome of @r defined? Then say what it must be. */
+static void set_expect(struct req *r, const struct gen_bufs *g, int odd_flags)
+{
+	const struct iocb *cb = &r->cb;
+	unsigned int op = cb->aio_lio_opcode;
+	int64_t off = cb->aio_offset;
+	uint64_t total = g->total;
+	int overflow = 0;
+
 	if (total > (uint64_t)LLONG_MAX)
 		overflow = 1;
-	if (is_rw(op) && (int)cb->aio_fildes == dev_fd && all_valid && !odd_flags &&
+	if (is_rw(op) && (int)cb->aio_fildes == dev_fd && g->all_valid && !odd_flags &&
 	    !overflow && total > 0) {
 		r->clean = 1;
 		r->total = total;
@@ -468,6 +494,35 @@ static void gen_req(struct req *r)
 			r->expect = total < store_size - off ? (int64_t)total
 							     : (int64_t)(store_size - off);
 	}
+}
+
+/*
+ * Fill @r with one random request. Writes to the device obey the canary
+ * rule: the bytes that could be moved land below canary_start, or the
+ * offset is one the kernel or the driver must refuse.
+ */
+static void gen_req(struct req *r)
+{
+	struct iocb *cb = &r->cb;
+	unsigned int op = gen_opcode();
+	struct gen_bufs g = { .all_valid = 1 };
+	int64_t off;
+
+	memset(cb, 0, sizeof(*cb));
+	r->clean = 0;
+	cb->aio_lio_opcode = op;
+	gen_fildes(cb);
+	if (op == IOCB_CMD_POLL) {
+		gen_poll(cb);
+		return;
+	}
+	off = gen_off();
+	if (op == IOCB_CMD_PREADV || op == IOCB_CMD_PWRITEV)
+		gen_segments(r, &g);
+	else
+		gen_buffer(cb, &g);
+	cb->aio_offset = canary_safe_off(cb, off, g.exposure);
+	set_expect(r, &g, gen_flags(cb));
 }
 
 /* ---- batches ------------------------------------------------------------ */
@@ -860,9 +915,9 @@ static void *sleeper_thread(void *arg)
 
 static int open_throttled(unsigned int ms)
 {
-	int fd = open(DEMO_CHARDEV_PATH, O_RDWR);
+	int fd = ct_dev_open(0);
 
-	if (fd >= 0 && ioctl(fd, DEMO_CHARDEV_IOC_SET_THROTTLE, &ms)) {
+	if (fd >= 0 && ct_set_throttle(fd, ms)) {
 		close(fd);
 		return -1;
 	}
@@ -1101,15 +1156,14 @@ static int setup(void)
 {
 	unsigned char *canary;
 	void *p;
-	__u64 size = 0;
 	size_t i;
 
-	dev_fd = open(DEMO_CHARDEV_PATH, O_RDWR);
-	if (dev_fd < 0 || ioctl(dev_fd, DEMO_CHARDEV_IOC_GET_SIZE, &size) || size < 4 * CANARY_BYTES) {
+	dev_fd = ct_dev_open(0);
+	store_size = dev_fd < 0 ? 0 : ct_dev_size(dev_fd);
+	if (store_size < 4 * CANARY_BYTES) {
 		printf("# no usable %s: %s\n", DEMO_CHARDEV_PATH, strerror(errno));
 		return -1;
 	}
-	store_size = size;
 	canary_start = store_size - CANARY_BYTES;
 	legacy_fd = open(DEMO_CHARDEV_LEGACY_PATH, O_RDWR);
 	efd = eventfd(0, EFD_NONBLOCK);

@@ -16,7 +16,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <glob.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <sys/ioctl.h>
@@ -24,7 +23,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <irqaio/demo_irqdev.h>
-#include "irqdev_sysfs.h"
+#include "irqdev_test.h"
 #include <ktap.h>
 
 #define FUZZ_SEED		0xbb67ae8584caa73bULL
@@ -62,21 +61,6 @@ static uint64_t rnd_below(struct rng *r, uint64_t n)
 static int chance(struct rng *r, unsigned int pct)
 {
 	return rnd_below(r, 100) < pct;
-}
-
-/* The devices the driver has bound, by PCI address, in sorted order. */
-static int find_devices(void)
-{
-	glob_t g;
-	size_t i;
-
-	ndevs = 0;
-	if (glob(DRIVER_DIR "/0000:*", 0, NULL, &g))
-		return 0;
-	for (i = 0; i < g.gl_pathc && ndevs < MAX_DEVS; i++)
-		snprintf(bdf[ndevs++], sizeof(bdf[0]), "%s", strrchr(g.gl_pathv[i], '/') + 1);
-	globfree(&g);
-	return ndevs;
 }
 
 static uint32_t factorial_mod32(uint32_t n)
@@ -162,144 +146,185 @@ static void count_errno(struct call_stats *st, int ret, int e)
 		st->other++;
 }
 
+/* One call on a real ioctl: what is sent, and what the UAPI says must come back. */
+struct call {
+	unsigned int cmd;
+	union {
+		struct demo_irqdev_fire f;
+		struct demo_irqdev_factorial fa;
+		struct demo_irqdev_stats s;
+	} u;
+	size_t size;		/* of the argument */
+	void *arg;		/* &u, a bad pointer, or a read-only copy of u */
+	int bad_ptr, ro;
+	int want;		/* the errno the driver must answer, or 0 */
+	uint32_t count, n;	/* FIRE's count, FACTORIAL's n */
+};
+
+/* FIRE or FIRE_NMI: a count, flags and a timeout, valid or not. */
+static void gen_fire(struct rng *r, struct call *c)
+{
+	struct demo_irqdev_fire *f = &c->u.f;
+	unsigned int k = rnd_below(r, 100);
+
+	c->count = k < 70 ? rnd_below(r, 20) : k < 80 ? DEMO_IRQDEV_MAX_FIRE + 1 :
+		   k < 90 ? UINT32_MAX : DEMO_IRQDEV_MAX_FIRE + 1 + (uint32_t)rnd_below(r, 1U << 31);
+	f->count = c->count;
+	f->flags = chance(r, 75) ? 0 : chance(r, 50) ? DEMO_IRQDEV_FIRE_NESTED_NMI
+						     : (uint32_t)rnd(r);
+	/*
+	 * Valid timeouts are generous: 0 (the driver's 1000 ms) or a
+	 * few seconds would bet that no interrupt of hundreds waits
+	 * that long on a loaded host, and a timeout fails the call.
+	 */
+	f->timeout_ms = chance(r, 85) ? IRQDEV_WAIT_MS :
+			chance(r, 66) ? IRQDEV_WAIT_MS + rnd_below(r, 4000) :
+			DEMO_IRQDEV_MAX_TIMEOUT_MS + 1 + (uint32_t)rnd_below(r, 1U << 31);
+	f->done = (uint32_t)rnd(r);
+	/* The driver's order: FIRE checks its input first, FIRE_NMI its support. */
+	if (c->cmd == DEMO_IRQDEV_IOC_FIRE_NMI && !have_nmi)
+		c->want = EOPNOTSUPP;
+	else if (c->count > DEMO_IRQDEV_MAX_FIRE)
+		c->want = EINVAL;
+	else if (c->cmd == DEMO_IRQDEV_IOC_FIRE && ((f->flags & ~DEMO_IRQDEV_FIRE_FLAGS) ||
+						    f->timeout_ms > DEMO_IRQDEV_MAX_TIMEOUT_MS))
+		c->want = EINVAL;
+	else if (c->cmd == DEMO_IRQDEV_IOC_FIRE_NMI && f->flags)
+		c->want = EINVAL;
+	else if (!have_nmi && (f->flags & DEMO_IRQDEV_FIRE_NESTED_NMI))
+		c->want = EOPNOTSUPP;
+}
+
+static void gen_factorial(struct rng *r, struct call *c)
+{
+	c->n = chance(r, 80) ? rnd_below(r, 13) : rnd_below(r, 1000);
+	c->u.fa.n = c->n;
+	c->u.fa.timeout_ms = chance(r, 95) ? IRQDEV_WAIT_MS : DEMO_IRQDEV_MAX_TIMEOUT_MS + 1;
+	if (c->u.fa.timeout_ms > DEMO_IRQDEV_MAX_TIMEOUT_MS)
+		c->want = EINVAL;
+}
+
+/* A random call on a real ioctl, its argument good, bad or read-only. */
+static void gen_call(struct rng *r, struct call *c)
+{
+	static const unsigned int cmds[] = {
+		DEMO_IRQDEV_IOC_FIRE, DEMO_IRQDEV_IOC_FACTORIAL,
+		DEMO_IRQDEV_IOC_STATS, DEMO_IRQDEV_IOC_FIRE_NMI,
+	};
+
+	memset(c, 0, sizeof(*c));
+	c->cmd = cmds[rnd_below(r, 4)];
+	c->size = _IOC_SIZE(c->cmd);
+	c->arg = &c->u;
+	if (chance(r, 15)) {
+		c->arg = gen_bad_ptr(r, c->size);
+		c->bad_ptr = 1;
+	} else if (chance(r, 5) && c->cmd != DEMO_IRQDEV_IOC_STATS) {
+		c->ro = 1;	/* input readable, output not writable */
+	}
+	if (c->cmd == DEMO_IRQDEV_IOC_FIRE || c->cmd == DEMO_IRQDEV_IOC_FIRE_NMI)
+		gen_fire(r, c);
+	else if (c->cmd == DEMO_IRQDEV_IOC_FACTORIAL)
+		gen_factorial(r, c);
+}
+
+/* What a call that succeeded wrote back: done counts, the factorial, sane stats. */
+static int check_result(const struct call *c, int dev, int racing, struct call_stats *st)
+{
+	switch (c->cmd) {
+	case DEMO_IRQDEV_IOC_FIRE:
+		if (dev >= 0 && dev < MAX_DEVS)
+			st->fired[dev] += c->u.f.done;
+		/* fall through */
+	case DEMO_IRQDEV_IOC_FIRE_NMI:
+		if (c->u.f.done != c->count && !racing) {
+			ktap_diag("cmd %#x: done %u of %u", c->cmd, c->u.f.done, c->count);
+			return -1;
+		}
+		return 0;
+	case DEMO_IRQDEV_IOC_FACTORIAL:
+		if (c->u.fa.result != factorial_mod32(c->n)) {
+			ktap_diag("factorial(%u) = %u, expected %u", c->n, c->u.fa.result,
+				  factorial_mod32(c->n));
+			return -1;
+		}
+		return 0;
+	default:
+		if ((c->u.s.irq_mode != DEMO_IRQDEV_MODE_INTX &&
+		     c->u.s.irq_mode != DEMO_IRQDEV_MODE_MSI) ||
+		    (c->u.s.irq_handler_args != 2 && c->u.s.irq_handler_args != 3) ||
+		    !memchr(c->u.s.last_ip_sym, 0, sizeof(c->u.s.last_ip_sym))) {
+			ktap_diag("stats look wrong: mode %u args %u", c->u.s.irq_mode,
+				  c->u.s.irq_handler_args);
+			return -1;
+		}
+		return 0;
+	}
+}
+
+/* Does the answer (@ret, errno @e) obey the UAPI rules for @c? 0 if so. */
+static int check_answer(const struct call *c, int ret, int e, int dev, int racing,
+			struct call_stats *st)
+{
+	if (racing && ret && (e == ENODEV || e == EINTR))
+		return 0;
+	if (c->bad_ptr) {
+		if (ret && e == EFAULT)
+			return 0;
+		ktap_diag("cmd %#x with a bad pointer %p: %d (%s)", c->cmd, c->arg, ret, strerror(e));
+		return -1;
+	}
+	if (c->want) {
+		if (ret && e == c->want)
+			return 0;
+		ktap_diag("cmd %#x count %u flags %#x: %d (%s), expected %s", c->cmd, c->count,
+			  c->u.f.flags, ret, strerror(e), strerror(c->want));
+		return -1;
+	}
+	if (c->ro) {
+		/* The work was done, the answer could not be written back. */
+		if (c->cmd == DEMO_IRQDEV_IOC_FIRE && dev >= 0 && dev < MAX_DEVS)
+			st->fired[dev] += c->count;
+		if (ret && e == EFAULT)
+			return 0;
+		ktap_diag("cmd %#x with a read-only argument: %d (%s)", c->cmd, ret, strerror(e));
+		return -1;
+	}
+	if (ret) {
+		ktap_diag("cmd %#x count %u flags %#x n %u: %s", c->cmd, c->count, c->u.f.flags,
+			  c->n, strerror(e));
+		return -1;
+	}
+	return check_result(c, dev, racing, st);
+}
+
 /*
  * One random call on a real ioctl; returns 0 if the answer obeys the UAPI
  * rules. @racing: the device may be unbound under us (ENODEV is fine).
  */
 static int checked_call(struct rng *r, int fd, int dev, int racing, struct call_stats *st)
 {
-	static const unsigned int cmds[] = {
-		DEMO_IRQDEV_IOC_FIRE, DEMO_IRQDEV_IOC_FACTORIAL,
-		DEMO_IRQDEV_IOC_STATS, DEMO_IRQDEV_IOC_FIRE_NMI,
-	};
-	unsigned int cmd = cmds[rnd_below(r, 4)];
-	union {
-		struct demo_irqdev_fire f;
-		struct demo_irqdev_factorial fa;
-		struct demo_irqdev_stats s;
-	} u;
-	size_t size = _IOC_SIZE(cmd);
-	int ret, e, want = 0, bad_ptr = 0, ro = 0;
 	unsigned char *ro_arg = NULL;
-	uint32_t count = 0, n = 0;
-	void *arg = &u;
+	struct call c;
+	int ret, e;
 
-	memset(&u, 0, sizeof(u));
-	if (chance(r, 15)) {
-		arg = gen_bad_ptr(r, size);
-		bad_ptr = 1;
-	} else if (chance(r, 5) && cmd != DEMO_IRQDEV_IOC_STATS) {
-		ro = 1;		/* input readable, output not writable */
-	}
-
-	if (cmd == DEMO_IRQDEV_IOC_FIRE || cmd == DEMO_IRQDEV_IOC_FIRE_NMI) {
-		unsigned int k = rnd_below(r, 100);
-
-		count = k < 70 ? rnd_below(r, 20) : k < 80 ? DEMO_IRQDEV_MAX_FIRE + 1 :
-			k < 90 ? UINT32_MAX : DEMO_IRQDEV_MAX_FIRE + 1 + (uint32_t)rnd_below(r, 1U << 31);
-		u.f.count = count;
-		u.f.flags = chance(r, 75) ? 0 : chance(r, 50) ? DEMO_IRQDEV_FIRE_NESTED_NMI
-								 : (uint32_t)rnd(r);
-		/*
-		 * Valid timeouts are generous: 0 (the driver's 1000 ms) or a
-		 * few seconds would bet that no interrupt of hundreds waits
-		 * that long on a loaded host, and a timeout fails the call.
-		 */
-		u.f.timeout_ms = chance(r, 85) ? IRQDEV_WAIT_MS :
-				 chance(r, 66) ? IRQDEV_WAIT_MS + rnd_below(r, 4000) :
-				 DEMO_IRQDEV_MAX_TIMEOUT_MS + 1 + (uint32_t)rnd_below(r, 1U << 31);
-		u.f.done = (uint32_t)rnd(r);
-		/* The driver's order: FIRE checks its input first, FIRE_NMI its support. */
-		if (cmd == DEMO_IRQDEV_IOC_FIRE_NMI && !have_nmi)
-			want = EOPNOTSUPP;
-		else if (count > DEMO_IRQDEV_MAX_FIRE)
-			want = EINVAL;
-		else if (cmd == DEMO_IRQDEV_IOC_FIRE && ((u.f.flags & ~DEMO_IRQDEV_FIRE_FLAGS) ||
-							  u.f.timeout_ms > DEMO_IRQDEV_MAX_TIMEOUT_MS))
-			want = EINVAL;
-		else if (cmd == DEMO_IRQDEV_IOC_FIRE_NMI && u.f.flags)
-			want = EINVAL;
-		else if (!have_nmi && (u.f.flags & DEMO_IRQDEV_FIRE_NESTED_NMI))
-			want = EOPNOTSUPP;
-	} else if (cmd == DEMO_IRQDEV_IOC_FACTORIAL) {
-		n = chance(r, 80) ? rnd_below(r, 13) : rnd_below(r, 1000);
-		u.fa.n = n;
-		u.fa.timeout_ms = chance(r, 95) ? IRQDEV_WAIT_MS : DEMO_IRQDEV_MAX_TIMEOUT_MS + 1;
-		if (u.fa.timeout_ms > DEMO_IRQDEV_MAX_TIMEOUT_MS)
-			want = EINVAL;
-	}
-	if (ro) {
+	gen_call(r, &c);
+	if (c.ro) {
 		/* A private page per call: other threads toggle no protection we use. */
 		ro_arg = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (ro_arg == MAP_FAILED)
 			return -1;
-		memcpy(ro_arg + PAGE - size, &u, size);
-		arg = ro_arg + PAGE - size;
+		memcpy(ro_arg + PAGE - c.size, &c.u, c.size);
+		c.arg = ro_arg + PAGE - c.size;
 		if (mprotect(ro_arg, PAGE, PROT_READ))
 			return -1;
 	}
-
-	ret = ioctl(fd, cmd, arg);
+	ret = ioctl(fd, c.cmd, c.arg);
 	e = ret ? errno : 0;
-	if (ro)
+	if (c.ro)
 		munmap(ro_arg, PAGE);
 	count_errno(st, ret, e);
-	if (racing && ret && (e == ENODEV || e == EINTR))
-		return 0;
-	if (bad_ptr) {
-		if (ret && e == EFAULT)
-			return 0;
-		ktap_diag("cmd %#x with a bad pointer %p: %d (%s)", cmd, arg, ret, strerror(e));
-		return -1;
-	}
-	if (want) {
-		if (ret && e == want)
-			return 0;
-		ktap_diag("cmd %#x count %u flags %#x: %d (%s), expected %s", cmd, count,
-			  u.f.flags, ret, strerror(e), strerror(want));
-		return -1;
-	}
-	if (ro) {
-		/* The work was done, the answer could not be written back. */
-		if (cmd == DEMO_IRQDEV_IOC_FIRE && dev >= 0 && dev < MAX_DEVS)
-			st->fired[dev] += count;
-		if (ret && e == EFAULT)
-			return 0;
-		ktap_diag("cmd %#x with a read-only argument: %d (%s)", cmd, ret, strerror(e));
-		return -1;
-	}
-	if (ret) {
-		ktap_diag("cmd %#x count %u flags %#x n %u: %s", cmd, count, u.f.flags, n,
-			  strerror(e));
-		return -1;
-	}
-	switch (cmd) {
-	case DEMO_IRQDEV_IOC_FIRE:
-		if (dev >= 0 && dev < MAX_DEVS)
-			st->fired[dev] += u.f.done;
-		/* fall through */
-	case DEMO_IRQDEV_IOC_FIRE_NMI:
-		if (u.f.done != count && !racing) {
-			ktap_diag("cmd %#x: done %u of %u", cmd, u.f.done, count);
-			return -1;
-		}
-		return 0;
-	case DEMO_IRQDEV_IOC_FACTORIAL:
-		if (u.fa.result != factorial_mod32(n)) {
-			ktap_diag("factorial(%u) = %u, expected %u", n, u.fa.result, factorial_mod32(n));
-			return -1;
-		}
-		return 0;
-	default:
-		if ((u.s.irq_mode != DEMO_IRQDEV_MODE_INTX && u.s.irq_mode != DEMO_IRQDEV_MODE_MSI) ||
-		    (u.s.irq_handler_args != 2 && u.s.irq_handler_args != 3) ||
-		    !memchr(u.s.last_ip_sym, 0, sizeof(u.s.last_ip_sym))) {
-			ktap_diag("stats look wrong: mode %u args %u", u.s.irq_mode,
-				  u.s.irq_handler_args);
-			return -1;
-		}
-		return 0;
-	}
+	return check_answer(&c, ret, e, dev, racing, st);
 }
 
 static void print_stats(const char *what, const struct call_stats *st)
@@ -410,6 +435,29 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
+/* Wait for @n workers and add up their counts in @total: whether any failed. */
+static int join_workers(struct worker *w, unsigned int n, struct call_stats *total)
+{
+	int failed = 0, k;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		pthread_join(w[i].t, NULL);
+		failed |= w[i].failed;
+		total->calls += w[i].st.calls;
+		total->ok += w[i].st.ok;
+		total->einval += w[i].st.einval;
+		total->efault += w[i].st.efault;
+		total->eopnotsupp += w[i].st.eopnotsupp;
+		total->enodev += w[i].st.enodev;
+		total->etimedout += w[i].st.etimedout;
+		total->other += w[i].st.other;
+		for (k = 0; k < MAX_DEVS; k++)
+			total->fired[k] += w[i].st.fired[k];
+	}
+	return failed;
+}
+
 KTAP_TEST(concurrent_callers, 180)
 {
 	struct worker w[NR_THREADS];
@@ -430,19 +478,7 @@ KTAP_TEST(concurrent_callers, 180)
 		w[i].iters = 500;
 		KTAP_EXPECT(pthread_create(&w[i].t, NULL, worker_main, &w[i]) == 0, "pthread_create");
 	}
-	for (i = 0; i < NR_THREADS; i++) {
-		pthread_join(w[i].t, NULL);
-		failed |= w[i].failed;
-		total.calls += w[i].st.calls;
-		total.ok += w[i].st.ok;
-		total.einval += w[i].st.einval;
-		total.efault += w[i].st.efault;
-		total.eopnotsupp += w[i].st.eopnotsupp;
-		total.etimedout += w[i].st.etimedout;
-		total.other += w[i].st.other;
-		for (k = 0; k < ndevs; k++)
-			total.fired[k] += w[i].st.fired[k];
-	}
+	failed = join_workers(w, NR_THREADS, &total);
 	print_stats("concurrent_callers", &total);
 	KTAP_EXPECT(!failed, "a worker failed");
 	for (k = 0; k < ndevs; k++) {
@@ -528,18 +564,7 @@ KTAP_TEST(race_unbind, 200)
 		}
 	}
 	stop = 1;
-	for (i = 0; i < NR_THREADS - 1; i++) {
-		pthread_join(w[i].t, NULL);
-		failed |= w[i].failed;
-		total.calls += w[i].st.calls;
-		total.ok += w[i].st.ok;
-		total.einval += w[i].st.einval;
-		total.efault += w[i].st.efault;
-		total.eopnotsupp += w[i].st.eopnotsupp;
-		total.enodev += w[i].st.enodev;
-		total.etimedout += w[i].st.etimedout;
-		total.other += w[i].st.other;
-	}
+	failed |= join_workers(w, NR_THREADS - 1, &total);
 	for (k = 0; k < ndevs; k++)
 		if (fds[k] >= 0)
 			close(fds[k]);
@@ -553,14 +578,14 @@ KTAP_TEST(race_unbind, 200)
 
 	/* Every device works again, and counts exactly what it is asked. */
 	for (k = 0; k < ndevs; k++) {
-		struct demo_irqdev_fire f = { .count = 10, .timeout_ms = IRQDEV_WAIT_MS };
 		struct demo_irqdev_stats a, b;
+		unsigned int done = 0;
 		int fd = dev_open(k, 0);
 
 		KTAP_EXPECT(fd >= 0, "open dev%d after rebinding: %s", k, strerror(errno));
 		KTAP_EXPECT(ioctl(fd, DEMO_IRQDEV_IOC_STATS, &a) == 0, "stats");
-		KTAP_EXPECT(ioctl(fd, DEMO_IRQDEV_IOC_FIRE, &f) == 0 && f.done == 10,
-			    "fire after rebinding: %s, done %u", strerror(errno), f.done);
+		KTAP_EXPECT(irqdev_fire(fd, 10, 0, &done) == 0 && done == 10,
+			    "fire after rebinding: %s, done %u", strerror(errno), done);
 		KTAP_EXPECT(ioctl(fd, DEMO_IRQDEV_IOC_STATS, &b) == 0 &&
 			    b.raise_irqs - a.raise_irqs == 10, "raise_irqs +%llu",
 			    (unsigned long long)(b.raise_irqs - a.raise_irqs));
@@ -575,7 +600,8 @@ static int setup(void)
 	void *p;
 	int fd;
 
-	if (find_devices() < 1)
+	ndevs = bound_devices(bdf, MAX_DEVS);
+	if (ndevs < 1)
 		return -1;
 	fd = dev_open(0, 0);
 	if (fd < 0 || ioctl(fd, DEMO_IRQDEV_IOC_STATS, &s))

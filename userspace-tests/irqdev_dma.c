@@ -50,7 +50,7 @@
 #include <sys/uio.h>
 #include <time.h>
 #include <irqaio/demo_irqdev.h>
-#include "irqdev_sysfs.h"
+#include "irqdev_test.h"
 #include "kio_test.h"
 #include <ktap.h>
 
@@ -63,14 +63,6 @@
 #define UNTOUCHED	0xee
 
 static long pg;		/* page size, set by main() */
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 /*
  * Hold (1) or let go (0) the device's queue: while held, requests queue and
@@ -114,14 +106,14 @@ static void branch_diag(const struct demo_irqdev_stats *s)
 /* Wait, bounded, until the device holds no pages: nothing queued or on the wire. */
 static int wait_idle(int fd, struct demo_irqdev_stats *s, double max_s)
 {
-	double t0 = now_s();
+	double t0 = ktap_now();
 
 	for (;;) {
 		if (get_stats(fd, s))
 			return -1;
 		if (!s->dma_held)
 			return 0;
-		if (now_s() - t0 > max_s)
+		if (ktap_now() - t0 > max_s)
 			return -1;
 		usleep(10000);
 	}
@@ -153,14 +145,14 @@ static int dma_begin(int n, struct demo_irqdev_stats *s)
  */
 static int wait_held(int fd, unsigned long long want, struct demo_irqdev_stats *s)
 {
-	double t0 = now_s();
+	double t0 = ktap_now();
 
 	for (;;) {
 		if (get_stats(fd, s))
 			return -1;
 		if (s->dma_held == want)
 			return 0;
-		if (now_s() - t0 > EVENT_WAIT_S)
+		if (ktap_now() - t0 > EVENT_WAIT_S)
 			return -1;
 		usleep(1000);
 	}
@@ -174,14 +166,14 @@ static int wait_held(int fd, unsigned long long want, struct demo_irqdev_stats *
 static int wait_reached(int fd, const struct demo_irqdev_stats *a, long long sync,
 			long long queued, struct demo_irqdev_stats *s)
 {
-	double t0 = now_s();
+	double t0 = ktap_now();
 
 	for (;;) {
 		if (get_stats(fd, s))
 			return -1;
 		if (DELTA(*a, *s, dma_sync_waits) >= sync && DELTA(*a, *s, dma_queued) >= queued)
 			return 0;
-		if (now_s() - t0 > EVENT_WAIT_S)
+		if (ktap_now() - t0 > EVENT_WAIT_S)
 			return -1;
 		usleep(1000);
 	}
@@ -757,7 +749,7 @@ KTAP_TEST(async_not_before_irq, 60)
 	io_prep_preadv(&cb, fd, v, 3, off);
 	cb.data = &cb;
 	KTAP_EXPECT(dma_hold(fd, 1) == 0, "DMA_HOLD: %s", strerror(errno));
-	t0 = now_s();
+	t0 = ktap_now();
 	r = io_submit(ctx, 1, cbs);
 	KTAP_EXPECT(r == 1, "io_submit: %d", r);
 	r = io_getevents(ctx, 0, 1, &ev, &zero);
@@ -772,7 +764,7 @@ KTAP_TEST(async_not_before_irq, 60)
 		    (unsigned long long)m.dma_held, np);
 	KTAP_EXPECT(dma_hold(fd, 0) == 0, "DMA_HOLD 0: %s", strerror(errno));
 	r = io_getevents(ctx, 1, 1, &ev, &ts);
-	gap = now_s() - t0;
+	gap = ktap_now() - t0;
 	KTAP_EXPECT(r == 1, "no event within %d s: %d", EVENT_WAIT_S, r);
 	KTAP_EXPECT(ev.obj == &cb && ev.data == &cb, "event for %p, want %p", (void *)ev.obj,
 		    (void *)&cb);
@@ -827,7 +819,7 @@ KTAP_TEST(uring_not_before_irq, 60)
 	KTAP_EXPECT(wait_idle(fd, &a, EVENT_WAIT_S) == 0, "not idle after pwrite(2)");
 	io_uring_prep_readv(sqe_for(&ring, 42), fd, v, 2, off);
 	KTAP_EXPECT(dma_hold(fd, 1) == 0, "DMA_HOLD: %s", strerror(errno));
-	t0 = now_s();
+	t0 = ktap_now();
 	r = io_uring_submit(&ring);
 	KTAP_EXPECT(r == 1, "io_uring_submit: %d", r);
 	r = io_uring_peek_cqe(&ring, &cqe);
@@ -848,7 +840,7 @@ KTAP_TEST(uring_not_before_irq, 60)
 	KTAP_EXPECT(io_uring_peek_cqe(&ring, &cqe) == -EAGAIN, "a CQE while the queue is held");
 	KTAP_EXPECT(dma_hold(fd, 0) == 0, "DMA_HOLD 0: %s", strerror(errno));
 	r = io_uring_wait_cqe_timeout(&ring, &cqe, &ts);
-	gap = now_s() - t0;
+	gap = ktap_now() - t0;
 	KTAP_EXPECT(r == 0, "no CQE within %d s: %s", EVENT_WAIT_S, strerror(-r));
 	res = cqe->res;
 	KTAP_EXPECT(cqe->user_data == 42, "CQE user_data %llu", (unsigned long long)cqe->user_data);
@@ -903,7 +895,7 @@ KTAP_TEST(roundtrip_all_paths, 120)
 	struct iovec v[4];
 	struct io io;
 	unsigned int round, w, k, salt = 3;
-	double t0 = now_s();
+	double t0 = ktap_now();
 	int fd, n;
 	long r, d;
 
@@ -965,7 +957,7 @@ KTAP_TEST(roundtrip_all_paths, 120)
 	}
 	KTAP_EXPECT(get_stats(fd, &b) == 0, "stats");
 	ktap_diag("%llu synchronous and %llu queued requests, %llu pieces (%lld bounced), %llu bytes in %.1f s",
-		  io.sync, io.async, io.pieces, DELTA(a, b, dma_bounced), io.bytes, now_s() - t0);
+		  io.sync, io.async, io.pieces, DELTA(a, b, dma_bounced), io.bytes, ktap_now() - t0);
 	KTAP_EXPECT(DELTA(a, b, dma_transfers) == (long long)io.pieces,
 		    "dma_transfers %+lld, want %llu: not every byte moved by DMA, one piece each",
 		    DELTA(a, b, dma_transfers), io.pieces);
@@ -1071,14 +1063,14 @@ KTAP_TEST(depth_64, 120)
 	}
 	KTAP_EXPECT(get_stats(fd, &a) == 0, "stats");
 	KTAP_EXPECT(dma_hold(fd, 1) == 0, "DMA_HOLD: %s", strerror(errno));
-	t0 = now_s();
+	t0 = ktap_now();
 	r = io_submit(ctx, DEPTH, cbs);
 	KTAP_EXPECT(r == DEPTH, "io_submit of %d: %d", DEPTH, r);
 	r = io_getevents(ctx, 0, DEPTH, ev, &zero);
 	KTAP_EXPECT(r == 0, "%d events right after io_submit", r);
 	KTAP_EXPECT(get_stats(fd, &m) == 0, "stats");
 	ktap_diag("io_submit of %d took %.3f s; queue depth now %u at most, %llu pieces held",
-		  DEPTH, now_s() - t0, m.dma_max_depth, (unsigned long long)m.dma_held);
+		  DEPTH, ktap_now() - t0, m.dma_max_depth, (unsigned long long)m.dma_held);
 	KTAP_EXPECT(DELTA(a, m, dma_queued) == DEPTH, "dma_queued %+lld, want %d",
 		    DELTA(a, m, dma_queued), DEPTH);
 	KTAP_EXPECT(m.dma_held == np, "dma_held %llu, want %u", (unsigned long long)m.dma_held, np);
@@ -1101,7 +1093,7 @@ KTAP_TEST(depth_64, 120)
 				    got, (unsigned long)i);
 		}
 	}
-	ktap_diag("%d events in order in %.1f s", DEPTH, now_s() - t0);
+	ktap_diag("%d events in order in %.1f s", DEPTH, ktap_now() - t0);
 	r = io_getevents(ctx, 0, DEPTH, ev, &zero);
 	KTAP_EXPECT(r == 0, "%d more events after all %d", r, DEPTH);
 	KTAP_EXPECT(get_stats(fd, &b) == 0, "stats");
@@ -1703,7 +1695,7 @@ static int read_pins(long long *acq, long long *rel)
  */
 static int pins_settle(long long acq0, long long rel0, long long *da, long long *dr, double max_s)
 {
-	double t0 = now_s();
+	double t0 = ktap_now();
 	long long acq, rel;
 
 	for (;;) {
@@ -1713,7 +1705,7 @@ static int pins_settle(long long acq0, long long rel0, long long *da, long long 
 		*dr = rel - rel0;
 		if (*da == *dr)
 			return 0;
-		if (now_s() - t0 > max_s)
+		if (ktap_now() - t0 > max_s)
 			return -1;
 		usleep(50000);
 	}
@@ -1991,13 +1983,13 @@ KTAP_TEST(teardown_in_flight, 120)
 		int moved = n + 3 - cancelled;	/* transfers: the first has four pieces */
 
 		KTAP_EXPECT(get_stats(fd, &a) == 0, "stats");
-		t0 = now_s();
+		t0 = ktap_now();
 		pid = fork();
 		KTAP_EXPECT(pid >= 0, "fork: %s", strerror(errno));
 		if (pid == 0)
 			_exit(exit_with_requests(n, part, can, fd));
 		KTAP_EXPECT(waitpid(pid, &st, 0) == pid, "waitpid: %s", strerror(errno));
-		dt = now_s() - t0;
+		dt = ktap_now() - t0;
 		KTAP_EXPECT(dma_hold(fd, 0) == 0, "DMA_HOLD 0: %s", strerror(errno));
 		KTAP_EXPECT(WIFEXITED(st) && WEXITSTATUS(st) == 0,
 			    "the child failed before exiting (status %#x; 2 open, 3 setup, 4 submit, 5 completed at once, 6 never all held, 7 DMA_HOLD)",
@@ -2045,9 +2037,9 @@ KTAP_TEST(teardown_in_flight, 120)
 	KTAP_EXPECT(close(fd2) == 0, "close with requests in flight: %s", strerror(errno));
 	if (!can)
 		KTAP_EXPECT(dma_hold(fd, 0) == 0, "DMA_HOLD 0: %s", strerror(errno));
-	t0 = now_s();
+	t0 = ktap_now();
 	r = io_destroy(ctx);
-	dt = now_s() - t0;
+	dt = ktap_now() - t0;
 	ktap_diag("io_destroy with 6 requests in flight: %d after %.3f s", r, dt);
 	KTAP_EXPECT(dma_hold(fd, 0) == 0, "DMA_HOLD 0: %s", strerror(errno));
 	KTAP_EXPECT(r == 0, "io_destroy: %s", strerror(-r));
@@ -2080,14 +2072,14 @@ KTAP_TEST(teardown_in_flight, 120)
 	KTAP_EXPECT(wait_held(fd, 6, &b) == 0, "the driver never held all 3 requests (%llu pieces)",
 		    (unsigned long long)b.dma_held);
 	KTAP_EXPECT(dma_hold(fd, 0) == 0, "DMA_HOLD 0: %s", strerror(errno));
-	t0 = now_s();
+	t0 = ktap_now();
 	io_uring_queue_exit(&ring);
-	dt = now_s() - t0;
+	dt = ktap_now() - t0;
 	KTAP_EXPECT(wait_idle(fd, &b, EVENT_WAIT_S) == 0,
 		    "not idle after the ring's exit: dma_held %llu",
 		    (unsigned long long)b.dma_held);
 	ktap_diag("io_uring_queue_exit with 3 requests in flight: %.3f s, idle after %.3f s", dt,
-		  now_s() - t0);
+		  ktap_now() - t0);
 	KTAP_EXPECT(DELTA(a, b, dma_transfers) == 6 && DELTA(a, b, dma_irq_completions) == 3 &&
 		    DELTA(a, b, dma_failed) == 0,
 		    "transfers %+lld completions %+lld failed %+lld, want 6 3 0",
@@ -2196,9 +2188,9 @@ static int unbind_body(const char *bdf)
 	}
 	ktap_diag("before the unbind: the first %s", DELTA(a, m, dma_irq_completions) ?
 		  "already done" : "on the wire");
-	t0 = now_s();
+	t0 = ktap_now();
 	r = write_file(DRIVER_DIR "/unbind", bdf);
-	dt = now_s() - t0;
+	dt = ktap_now() - t0;
 	ktap_diag("unbind %s with 10 requests in flight: %s after %.3f s", bdf,
 		  r ? strerror(errno) : "done", dt);
 	if (r)
@@ -2256,13 +2248,13 @@ static int unbind_body(const char *bdf)
 static int rebind(const char *bdf)
 {
 	char now[64];
-	double t0 = now_s();
+	double t0 = ktap_now();
 
 	if (!is_bound(bdf) && write_file(DRIVER_DIR "/bind", bdf)) {
 		ktap_diag("bind %s: %s", bdf, strerror(errno));
 		return -1;
 	}
-	while (now_s() - t0 < EVENT_WAIT_S) {
+	while (ktap_now() - t0 < EVENT_WAIT_S) {
 		if (!dev_bdf(1, now, sizeof(now)) && !strcmp(now, bdf) &&
 		    !access("/dev/" DEMO_IRQDEV_NAME "1", F_OK))
 			return 0;
@@ -2353,9 +2345,9 @@ KTAP_TEST(rmmod_in_flight, 60)
 	KTAP_EXPECT(dma_hold(fd, 1) == 0, "DMA_HOLD: %s", strerror(errno));
 	r = io_submit(ctx, 4, cbs);
 	KTAP_EXPECT(r == 4, "io_submit: %d", r);
-	t0 = now_s();
+	t0 = ktap_now();
 	st = system("rmmod demo_irqdev 2>/dev/null");
-	dt = now_s() - t0;
+	dt = ktap_now() - t0;
 	KTAP_EXPECT(dma_hold(fd, 0) == 0, "DMA_HOLD 0: %s", strerror(errno));
 	KTAP_EXPECT(WIFEXITED(st) && WEXITSTATUS(st) != 0 && module_loaded("demo_irqdev"),
 		    "rmmod with 4 requests in flight succeeded (status %#x)", st);
@@ -2382,11 +2374,11 @@ KTAP_TEST(rmmod_in_flight, 60)
 
 int main(void)
 {
-	double t0 = now_s();
+	double t0 = ktap_now();
 	int r;
 
 	pg = sysconf(_SC_PAGESIZE);
 	r = ktap_main("irqdev_dma");
-	ktap_diag("irqdev_dma: %.1f s", now_s() - t0);
+	ktap_diag("irqdev_dma: %.1f s", ktap_now() - t0);
 	return r;
 }

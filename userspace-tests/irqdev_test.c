@@ -13,7 +13,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/capability.h>
-#include <glob.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdint.h>
@@ -29,21 +28,10 @@
 #include <unistd.h>
 
 #include <irqaio/demo_irqdev.h>
-#include "irqdev_sysfs.h"
+#include "irqdev_test.h"
 #include <ktap.h>
 
 #define MODULE_PATH	"/modules/demo_irqdev.ko"
-
-static int fire(int fd, unsigned int count, unsigned int flags, unsigned int *done)
-{
-	struct demo_irqdev_fire f = { .count = count, .flags = flags,
-				      .timeout_ms = IRQDEV_WAIT_MS };
-	int ret = ioctl(fd, DEMO_IRQDEV_IOC_FIRE, &f);
-
-	if (done)
-		*done = f.done;
-	return ret;
-}
 
 KTAP_TEST(handler_prototypes, 30)
 {
@@ -73,7 +61,7 @@ static int fire_exact(unsigned int n)
 
 	KTAP_EXPECT(fd >= 0, "open /dev/demo_irqdev0: %s", strerror(errno));
 	KTAP_EXPECT(get_stats(fd, &a) == 0, "stats: %s", strerror(errno));
-	KTAP_EXPECT(fire(fd, n, 0, &done) == 0, "fire %u: %s", n, strerror(errno));
+	KTAP_EXPECT(irqdev_fire(fd, n, 0, &done) == 0, "fire %u: %s", n, strerror(errno));
 	KTAP_EXPECT(get_stats(fd, &b) == 0, "stats: %s", strerror(errno));
 	KTAP_EXPECT(done == n, "done %u of %u", done, n);
 	KTAP_EXPECT(b.raise_irqs - a.raise_irqs == n, "raise_irqs moved by %llu, fired %u",
@@ -126,7 +114,7 @@ KTAP_TEST(irq_regs_kernel_mode, 30)
 
 	KTAP_EXPECT(fd >= 0, "open: %s", strerror(errno));
 	KTAP_EXPECT(get_stats(fd, &a) == 0, "stats");
-	KTAP_EXPECT(fire(fd, 200, 0, NULL) == 0, "fire: %s", strerror(errno));
+	KTAP_EXPECT(irqdev_fire(fd, 200, 0, NULL) == 0, "fire: %s", strerror(errno));
 	KTAP_EXPECT(get_stats(fd, &b) == 0, "stats");
 	KTAP_EXPECT(b.regs_null == a.regs_null, "irq_compat_regs() was NULL %llu times",
 		    (unsigned long long)(b.regs_null - a.regs_null));
@@ -172,7 +160,7 @@ KTAP_TEST(nmi_nested_in_irq, 60)
 
 	KTAP_EXPECT(fd >= 0, "open: %s", strerror(errno));
 	KTAP_EXPECT(get_stats(fd, &a) == 0, "stats");
-	KTAP_EXPECT(fire(fd, 200, DEMO_IRQDEV_FIRE_NESTED_NMI, &done) == 0,
+	KTAP_EXPECT(irqdev_fire(fd, 200, DEMO_IRQDEV_FIRE_NESTED_NMI, &done) == 0,
 		    "fire nested: %s", strerror(errno));
 	KTAP_EXPECT(get_stats(fd, &b) == 0, "stats");
 	KTAP_EXPECT(done == 200, "done %u", done);
@@ -192,8 +180,8 @@ KTAP_TEST(two_devices, 60)
 
 	KTAP_EXPECT(fd0 >= 0 && fd1 >= 0, "need two edu devices: %s", strerror(errno));
 	KTAP_EXPECT(get_stats(fd0, &a0) == 0 && get_stats(fd1, &a1) == 0, "stats");
-	KTAP_EXPECT(fire(fd0, 300, 0, NULL) == 0, "fire dev0");
-	KTAP_EXPECT(fire(fd1, 100, 0, NULL) == 0, "fire dev1");
+	KTAP_EXPECT(irqdev_fire(fd0, 300, 0, NULL) == 0, "fire dev0");
+	KTAP_EXPECT(irqdev_fire(fd1, 100, 0, NULL) == 0, "fire dev1");
 	KTAP_EXPECT(get_stats(fd0, &b0) == 0 && get_stats(fd1, &b1) == 0, "stats");
 	KTAP_EXPECT(b0.raise_irqs - a0.raise_irqs == 300, "dev0 raised %llu",
 		    (unsigned long long)(b0.raise_irqs - a0.raise_irqs));
@@ -240,7 +228,7 @@ static int forced_thread_checks(int fd)
 		out[i] = (unsigned char)(i * 7 + 3);
 	KTAP_EXPECT(get_stats(fd, &a) == 0, "stats");
 	KTAP_EXPECT(a.irq_no_thread == 0, "no_thread=0 still asked for IRQF_NO_THREAD");
-	KTAP_EXPECT(fire(fd, 200, 0, NULL) == 0, "fire: %s", strerror(errno));
+	KTAP_EXPECT(irqdev_fire(fd, 200, 0, NULL) == 0, "fire: %s", strerror(errno));
 	KTAP_EXPECT(pwrite(fd, out, sizeof(out), 100) == sizeof(out), "pwrite: %s", strerror(errno));
 	KTAP_EXPECT(pread(fd, in, sizeof(in), 100) == sizeof(in), "pread: %s", strerror(errno));
 	KTAP_EXPECT(!memcmp(in, out, sizeof(in)), "read back differs");
@@ -298,7 +286,7 @@ KTAP_TEST(intx_shared_line, 120)
 	KTAP_EXPECT(fd0 >= 0 && fd1 >= 0, "open: %s", strerror(errno));
 	KTAP_EXPECT(get_stats(fd0, &a0) == 0 && get_stats(fd1, &a1) == 0, "stats");
 	KTAP_EXPECT(a0.irq_mode == DEMO_IRQDEV_MODE_INTX, "mode %u", a0.irq_mode);
-	KTAP_EXPECT(fire(fd0, 1000, 0, NULL) == 0, "fire: %s", strerror(errno));
+	KTAP_EXPECT(irqdev_fire(fd0, 1000, 0, NULL) == 0, "fire: %s", strerror(errno));
 	KTAP_EXPECT(get_stats(fd0, &b0) == 0 && get_stats(fd1, &b1) == 0, "stats");
 	KTAP_EXPECT(b0.raise_irqs - a0.raise_irqs == 1000, "dev0 raised %llu",
 		    (unsigned long long)(b0.raise_irqs - a0.raise_irqs));
@@ -316,21 +304,6 @@ KTAP_TEST(intx_shared_line, 120)
 	close(fd1);
 	KTAP_EXPECT(reload("") == 0, "reload with MSI");
 	return ret;
-}
-
-/* Bound devices by PCI address, as the sysfs directory lists them. */
-static int bound_devices(char bdf[][16], int max)
-{
-	glob_t g;
-	size_t i;
-	int n = 0;
-
-	if (glob(DRIVER_DIR "/0000:*", 0, NULL, &g))
-		return 0;
-	for (i = 0; i < g.gl_pathc && n < max; i++)
-		snprintf(bdf[n++], 16, "%s", strrchr(g.gl_pathv[i], '/') + 1);
-	globfree(&g);
-	return n;
 }
 
 /* edu registers this test drives directly (QEMU docs/specs/edu.rst). */
@@ -402,7 +375,7 @@ static int unclaimed_body(const char *bdf, int fd, unsigned int irq)
 	/* Far from the end of the kernel's 100000-interrupt window. */
 	KTAP_EXPECT(read_spurious(irq, &s0) == 0, "read /proc/irq/%u/spurious", irq);
 	if (s0.count > 90000) {
-		KTAP_EXPECT(fire(fd, 12000, 0, NULL) == 0, "roll the window");
+		KTAP_EXPECT(irqdev_fire(fd, 12000, 0, NULL) == 0, "roll the window");
 		KTAP_EXPECT(read_spurious(irq, &s0) == 0, "spurious");
 	}
 	KTAP_EXPECT(get_stats(fd, &a) == 0, "stats");
@@ -498,7 +471,7 @@ KTAP_TEST(unbind_bind_50, 180)
 		int fd = dev_open(k, 0);
 
 		KTAP_EXPECT(fd >= 0, "open dev%d after rebinding: %s", k, strerror(errno));
-		KTAP_EXPECT(fire(fd, 10, 0, NULL) == 0, "fire after rebinding");
+		KTAP_EXPECT(irqdev_fire(fd, 10, 0, NULL) == 0, "fire after rebinding");
 		close(fd);
 	}
 	return KTAP_PASS;
@@ -544,11 +517,11 @@ static pid_t start_firing(int *fdp, unsigned int *irq)
 	pid = fork();
 	if (pid == 0) {
 		unsigned int done = 0;
-		int ret = fire(fd, DEMO_IRQDEV_MAX_FIRE, 0, &done);
+		int ret = irqdev_fire(fd, DEMO_IRQDEV_MAX_FIRE, 0, &done);
 
 		/* After unbind, the fd must answer ENODEV, not crash or hang. */
 		if (ret == 0 || errno == ENODEV || errno == EINTR) {
-			ret = fire(fd, 1, 0, NULL);
+			ret = irqdev_fire(fd, 1, 0, NULL);
 			_exit(ret < 0 && errno == ENODEV ? 0 : 2);
 		}
 		_exit(1);
@@ -644,14 +617,6 @@ static int config_rw16(const char *bdf, unsigned int off, uint16_t *v, int write
 	return n == 2 ? 0 : -1;
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* A child waiting in @cmd for an interrupt that cannot come; exit 0 on ENODEV. */
 static pid_t start_waiting(unsigned long cmd)
 {
@@ -696,7 +661,7 @@ static int unbind_waiters(unsigned long first, unsigned long second)
 	off = (cmd & ~PCI_CMD_MASTER) | PCI_CMD_INTX_DISABLE;
 	KTAP_EXPECT(config_rw16(bdf, PCI_COMMAND_OFF, &off, 1) == 0, "write command: %s",
 		    strerror(errno));
-	t0 = now_s();
+	t0 = ktap_now();
 	/* Each asleep in its ioctl: the first holds the device, the second queues. */
 	pids[0] = start_waiting(first);
 	if (ktap_wait_syscall(pids[0], SYS_ioctl))
@@ -704,13 +669,13 @@ static int unbind_waiters(unsigned long first, unsigned long second)
 	pids[1] = start_waiting(second);
 	if (ktap_wait_syscall(pids[1], SYS_ioctl))
 		ret = KTAP_FAIL;
-	t1 = now_s();
+	t1 = ktap_now();
 	if (write_file(DRIVER_DIR "/unbind", bdf)) {
 		ktap_diag("unbind %s: %s", bdf, strerror(errno));
 		ret = KTAP_FAIL;
 	}
-	took = now_s() - t1;
-	since = now_s() - t0;
+	took = ktap_now() - t1;
+	since = ktap_now() - t0;
 	ktap_diag("unbind with a %s waiting (timeout %u ms) took %.3f s, %.3f s after it started",
 		  first == DEMO_IRQDEV_IOC_FIRE ? "FIRE" : "FACTORIAL",
 		  DEMO_IRQDEV_MAX_TIMEOUT_MS, took, since);
@@ -777,7 +742,7 @@ KTAP_TEST(stats_last_ip_unprivileged, 30)
 	ktap_diag("kptr_restrict %ld", read_long("/proc/sys/kernel/kptr_restrict"));
 	fd_priv = dev_open(0, 0);
 	KTAP_EXPECT(fd_priv >= 0, "open: %s", strerror(errno));
-	KTAP_EXPECT(fire(fd_priv, 10, 0, NULL) == 0, "fire: %s", strerror(errno));
+	KTAP_EXPECT(irqdev_fire(fd_priv, 10, 0, NULL) == 0, "fire: %s", strerror(errno));
 	KTAP_EXPECT(drop_cap_syslog() == 0, "capset: %s", strerror(errno));
 	fd = dev_open(0, 0);
 	KTAP_EXPECT(fd >= 0, "open without CAP_SYSLOG: %s", strerror(errno));

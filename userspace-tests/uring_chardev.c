@@ -372,7 +372,7 @@ static int nowait_on(struct ct_target *t)
 			  "refused with EOPNOTSUPP (no FMODE_NOWAIT)" : "served");
 	}
 	ct_paths_begin(&b);
-	t0 = ct_now();
+	t0 = ktap_now();
 	io_uring_prep_read(sqe_for(&ring, 0), t->fd, buf, sizeof(buf), 0);
 	res = one(&ring);
 	KTAP_EXPECT(res == (long)sizeof(buf), "%s: READ that may block: %ld", t->name, res);
@@ -380,13 +380,13 @@ static int nowait_on(struct ct_target *t)
 		ct_paths_end("READ (throttled, io-wq retry)", &b, &d);
 		KTAP_EXPECT(d.slept == 1, "device: the throttled READ slept %llu times",
 			    (unsigned long long)d.slept);
-		KTAP_EXPECT(ct_now() - t0 >= CT_THROTTLE_MIN_S, "device: throttled READ took %.3fs",
-			    ct_now() - t0);
+		KTAP_EXPECT(ktap_now() - t0 >= CT_THROTTLE_MIN_S, "device: throttled READ took %.3fs",
+			    ktap_now() - t0);
 		KTAP_EXPECT(d.eagain >= 1 && ct_user_paths(&d) == d.eagain + 1,
 			    "device: a nowait attempt (EAGAIN) then the io-wq retry expected");
 	}
 	ct_paths_begin(&b);
-	t0 = ct_now();
+	t0 = ktap_now();
 	io_uring_prep_write_fixed(sqe_for(&ring, 0), t->fd, b0, 777, 5000, 0);
 	res = one(&ring);
 	KTAP_EXPECT(res == 777, "%s: WRITE_FIXED that may block: %ld", t->name, res);
@@ -394,8 +394,8 @@ static int nowait_on(struct ct_target *t)
 		ct_paths_end("WRITE_FIXED (throttled, io-wq retry)", &b, &d);
 		KTAP_EXPECT(d.slept == 1, "device: the throttled WRITE_FIXED slept %llu times",
 			    (unsigned long long)d.slept);
-		KTAP_EXPECT(ct_now() - t0 >= CT_THROTTLE_MIN_S,
-			    "device: throttled WRITE_FIXED took %.3fs", ct_now() - t0);
+		KTAP_EXPECT(ktap_now() - t0 >= CT_THROTTLE_MIN_S,
+			    "device: throttled WRITE_FIXED took %.3fs", ktap_now() - t0);
 		KTAP_EXPECT(d.eagain >= 1 && d.requests[DEMO_CHARDEV_PATH_BVEC] == d.eagain + 1,
 			    "device: a nowait attempt (EAGAIN) then the io-wq retry expected");
 		KTAP_EXPECT(ct_set_throttle(t->fd, 0) == 0, "unthrottle");

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * irqdev_sysfs.h - what the demo_irqdev tests share: opening
- * /dev/demo_irqdev<n>, its statistics, and finding, unbinding and binding
- * the PCI device behind it through sysfs.
+ * irqdev_test.h - what the demo_irqdev tests share: opening
+ * /dev/demo_irqdev<n>, its statistics, firing interrupts, and finding,
+ * unbinding and binding the PCI devices behind it through sysfs.
  */
-#ifndef IRQAIO_IRQDEV_SYSFS_H
-#define IRQAIO_IRQDEV_SYSFS_H
+#ifndef IRQAIO_IRQDEV_TEST_H
+#define IRQAIO_IRQDEV_TEST_H
 
 #include <fcntl.h>
+#include <glob.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -38,6 +39,18 @@ static inline int get_stats(int fd, struct demo_irqdev_stats *s)
 {
 	memset(s, 0, sizeof(*s));
 	return ioctl(fd, DEMO_IRQDEV_IOC_STATS, s);
+}
+
+/* FIRE @count interrupts (@flags) and wait for them; how many were done in *@done. */
+static inline int irqdev_fire(int fd, unsigned int count, unsigned int flags, unsigned int *done)
+{
+	struct demo_irqdev_fire f = { .count = count, .flags = flags,
+				      .timeout_ms = IRQDEV_WAIT_MS };
+	int ret = ioctl(fd, DEMO_IRQDEV_IOC_FIRE, &f);
+
+	if (done)
+		*done = f.done;
+	return ret;
 }
 
 /* Write @s to a sysfs file in one write(2). */
@@ -82,4 +95,19 @@ static inline int is_bound(const char *bdf)
 	return lstat(path, &st) == 0;
 }
 
-#endif /* IRQAIO_IRQDEV_SYSFS_H */
+/* Bound devices by PCI address, as the sysfs directory lists them (sorted). */
+static inline int bound_devices(char bdf[][16], int max)
+{
+	glob_t g;
+	size_t i;
+	int n = 0;
+
+	if (glob(DRIVER_DIR "/0000:*", 0, NULL, &g))
+		return 0;
+	for (i = 0; i < g.gl_pathc && n < max; i++)
+		snprintf(bdf[n++], 16, "%s", strrchr(g.gl_pathv[i], '/') + 1);
+	globfree(&g);
+	return n;
+}
+
+#endif /* IRQAIO_IRQDEV_TEST_H */
