@@ -243,6 +243,12 @@ build_userspace_tests() {
 	make -s -C "$IRQAIO_TOP/userspace-tests" OUT="$BUILD/tests"
 }
 
+# What a private copy of a checkout leaves out: git's data, the harness's
+# outputs, and what an in-tree "make" left (objects built for whichever
+# kernel that was; probe results are kept, conftest.sh judges those).
+TREE_EXCLUDES=(--exclude /build --exclude /.git --exclude /results
+	--exclude '*.o' --exclude '*.ko' --exclude '.*.cmd')
+
 # build_modules KERNEL KDIR [TREE [OUT]]: out-of-tree build (W=1, our
 # warnings are errors) in a private copy of TREE (default: the checkout) at
 # OUT/src (default OUT: build/KERNEL), so kernels never share objects or
@@ -255,7 +261,7 @@ build_modules() {
 	local src=$out/src
 	kdir=$(kernel_build_kdir "$k" "$2")
 	mkdir -p "$src" "$out/modules"
-	rsync -a --delete --exclude /build --exclude /.git --exclude /results "$tree/" "$src/"
+	rsync -a --delete "${TREE_EXCLUDES[@]}" "$tree/" "$src/"
 	# shellcheck disable=SC2046 # one argument a word
 	kernel_exec "$k" make -C "$src" KDIR="$kdir" W=1 IRQAIO_WERROR=1 $(kernel_make_args "$k") modules \
 		>"$out/build.log" 2>&1 || {

@@ -21,9 +21,7 @@ ensure_checkpatch() {
 # builds never touch the shared checkout's objects or probe results.
 copy_tree() {
 	mkdir -p "$1"
-	rsync -a --delete --exclude /build --exclude /.git --exclude /results \
-		--exclude 'compat/generated/' --exclude '*.o' --exclude '*.ko' \
-		--exclude '.*.cmd' "$IRQAIO_TOP/" "$1/"
+	rsync -a --delete "${TREE_EXCLUDES[@]}" --exclude 'compat/generated/' "$IRQAIO_TOP/" "$1/"
 }
 
 # vendor_compat DEST: the files compat/MANIFEST lists, copied to DEST as a
