@@ -427,6 +427,12 @@ static inline ssize_t aio_compat_rw_buf(struct file *file, void __user *buf,
 #error "aio_compat: unknown aio method family"
 #endif
 
+#if defined(IRQAIO_HAVE_AIO_FMODE_NOWAIT)
+#define IRQAIO_BRANCH_AIO_FMODE_NOWAIT
+#else
+#define IRQAIO_BRANCH_AIO_NO_FMODE_NOWAIT
+#endif
+
 /**
  * aio_compat_file_nowait() - let RWF_NOWAIT requests reach this file
  * @file: the file being opened (call it from ->open())
@@ -436,11 +442,6 @@ static inline ssize_t aio_compat_rw_buf(struct file *file, void __user *buf,
  * sees it. Linux 4.13 added the flag as FMODE_AIO_NOWAIT (commit
  * b745fafaf70c), 4.14 renamed it; a tree without it has no RWF_NOWAIT.
  */
-#if defined(IRQAIO_HAVE_AIO_FMODE_NOWAIT)
-#define IRQAIO_BRANCH_AIO_FMODE_NOWAIT
-#else
-#define IRQAIO_BRANCH_AIO_NO_FMODE_NOWAIT
-#endif
 static inline void aio_compat_file_nowait(struct file *file)
 {
 #if defined(IRQAIO_HAVE_AIO_FMODE_NOWAIT)
@@ -449,8 +450,8 @@ static inline void aio_compat_file_nowait(struct file *file)
 }
 
 /*
- * AIO_COMPAT_SPLICE_FOPS - splice(2), sendfile(2) and tee(2) through the
- * handler: the tree's helpers that hand a pipe's pages to ->read_iter and
+ * AIO_COMPAT_SPLICE_FOPS - splice(2) and sendfile(2) through the handler:
+ * the tree's helpers that hand a pipe's pages to ->read_iter and
  * ->write_iter, which the copy API serves. Where generic_file_splice_read()
  * still wants a page cache (before ITER_PIPE) only splice to the file;
  * before read_iter nothing: such a file cannot be spliced there. It brings

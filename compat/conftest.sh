@@ -74,7 +74,7 @@ compiler_identity() {
 for d in "${probe_dirs[@]}"; do
 	for f in "$d"/*.c; do
 		if [ ! -f "$f" ]; then
-			echo "conftest.sh: --probes $d: no probe (*.c) there" >&2
+			echo "conftest.sh: --probes $d: no probe (*.c) there; put NAME.c probes in it or leave it out" >&2
 			exit 2
 		fi
 		# One macro per name: a driver's probe may not shadow another.
