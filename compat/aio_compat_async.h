@@ -357,21 +357,18 @@ static inline ssize_t aio_compat__pin_iter(struct aio_compat_req *req,
 #elif AIO_COMPAT_PIN_KIND == 1
 #include <linux/bvec.h>
 
-/* One user segment: pin its pages, list them; short at the first fault. */
-static inline ssize_t aio_compat__pin_seg(struct aio_compat_req *req,
-					  void __user *ubuf, size_t len,
-					  loff_t pos, void *priv)
+/* One user range: pin its pages, list them; short at the first fault. */
+static inline ssize_t aio_compat__pin_user(struct aio_compat_async *a,
+					   unsigned long addr, size_t len,
+					   unsigned int gup_flags)
 {
-	struct aio_compat_async *a = priv;
-	unsigned long addr = (unsigned long)ubuf;
 	size_t off = offset_in_page(addr), done = 0;
 	unsigned int want = DIV_ROUND_UP(off + len, PAGE_SIZE), k;
 	int got;
 
 	if (want > a->max_pages - a->nr_pages)
 		want = a->max_pages - a->nr_pages;
-	got = pin_user_pages_fast(addr & PAGE_MASK, want,
-				  req->write ? 0 : FOLL_WRITE,
+	got = pin_user_pages_fast(addr & PAGE_MASK, want, gup_flags,
 				  a->pages + a->nr_pages);
 	if (got <= 0)
 		return got ? got : -EFAULT;
@@ -383,6 +380,47 @@ static inline ssize_t aio_compat__pin_seg(struct aio_compat_req *req,
 	}
 	a->nr_pages += got;
 	return done;
+}
+
+/*
+ * The user segments of an ITER_IOVEC (or ITER_UBUF) from its position on.
+ * The iterator is the VFS's, built by import_iovec() (or import_ubuf()),
+ * which checked the array; @len is at most its count.
+ */
+static inline ssize_t aio_compat__pin_iovec(struct aio_compat_req *req,
+					    struct aio_compat_async *a,
+					    size_t len)
+{
+	struct iov_iter *i = req->iter;
+	unsigned int gup_flags = req->write ? 0 : FOLL_WRITE;
+	const struct iovec *iov;
+	size_t skip = i->iov_offset;
+	ssize_t n = 0;
+	unsigned long k;
+
+	a->unpin = true;
+#if defined(IRQAIO_HAVE_ITER_UBUF)
+	if (req->shape == AIO_COMPAT_SHAPE_UBUF)
+		return aio_compat__pin_user(a, (unsigned long)i->ubuf + skip,
+					    len, gup_flags);
+#endif
+	iov = aio_compat__iter_iovec(i);
+	for (k = 0; k < i->nr_segs && a->pinned < len; k++, skip = 0) {
+		size_t want;
+
+		if (skip >= iov[k].iov_len) {
+			skip -= iov[k].iov_len;
+			continue;
+		}
+		want = min_t(size_t, iov[k].iov_len - skip, len - a->pinned);
+		n = aio_compat__pin_user(a, (unsigned long)iov[k].iov_base + skip,
+					 want, gup_flags);
+		if (n < (ssize_t)want)
+			break;
+	}
+	if (a->pinned)
+		return a->pinned;
+	return n ? n : -EFAULT;
 }
 
 /* A kernel address range, page by page (vmalloc'ed or linear). */
@@ -413,18 +451,9 @@ static inline ssize_t aio_compat__pin_iter(struct aio_compat_req *req,
 	struct iov_iter *i = req->iter;
 	size_t skip = i->iov_offset;
 	unsigned long k;
-	ssize_t ret;
 
-	if (req->shape <= AIO_COMPAT_SHAPE_UBUF) {
-		size_t count = req->count;
-
-		/* The walk stops after req->count bytes: make that @len. */
-		a->unpin = true;
-		req->count = len;
-		ret = aio_compat_seg_walk(req, aio_compat__pin_seg, a);
-		req->count = count;
-		return ret > 0 ? (ssize_t)a->pinned : ret;
-	}
+	if (req->shape <= AIO_COMPAT_SHAPE_UBUF)
+		return aio_compat__pin_iovec(req, a, len);
 	for (k = 0; k < i->nr_segs && a->pinned < len; k++, skip = 0) {
 		size_t want;
 
@@ -459,8 +488,6 @@ static inline ssize_t aio_compat__pin_iter(struct aio_compat_req *req,
 			return -EINVAL;
 		}
 	}
-	if (a->pinned)
-		iov_iter_advance(i, a->pinned);
 	return a->pinned ? (ssize_t)a->pinned : -EFAULT;
 }
 #endif /* AIO_COMPAT_PIN_KIND */
@@ -479,10 +506,13 @@ static inline ssize_t aio_compat__pin_iter(struct aio_compat_req *req,
  * pinned (FOLL_PIN; for a read, writable, and dirtied now as
  * bio_set_pages_dirty() does, since completion may run where
  * set_page_dirty_lock() cannot) until aio_compat_complete() or
- * aio_compat_unpin(). Advances the request's iterator by what it pinned;
- * req->pos stays the request's file offset (where the device transfers).
- * May sleep (page faults). A handler uses this or the copy API on a
- * request, not both.
+ * aio_compat_unpin(). Once per request: it consumes the request's
+ * iterator (where the iterator stands afterwards is the tree's pinning
+ * call's business: iov_iter_extract_pages() advances it, the 5.6-6.2
+ * branch leaves it, as a driver returning -EIOCBQUEUED may), and a handler
+ * uses this or the copy API on a request, not both. req->pos stays the
+ * request's file offset (where the device transfers). May sleep (page
+ * faults).
  *
  * Return: the bytes pinned (less than @len at a fault: a short request, as
  * for O_DIRECT), or a negative errno with nothing held: -EFAULT for memory
@@ -503,8 +533,8 @@ static inline ssize_t aio_compat_pin(struct aio_compat_req *req,
 	ret = aio_compat__pin_alloc(a, req->iter, len);
 	if (!ret)
 		ret = aio_compat__pin_iter(req, a, len);
-	/* Undo the truncation; the iterator keeps what pinning consumed. */
-	iov_iter_reexpand(req->iter, count - (ret > 0 ? ret : 0));
+	/* Undo the truncation, whether or not pinning advanced the iterator. */
+	iov_iter_reexpand(req->iter, iov_iter_count(req->iter) + (count - len));
 	if (ret <= 0) {
 		aio_compat__unpin(a);
 		return ret ? ret : -EFAULT;
