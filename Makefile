@@ -34,10 +34,13 @@ modules: features
 include $(CURDIR)/compat/toolchain.mk
 
 # Re-probes only when the tree, the toolchain or the probes changed
-# (conftest.sh decides).
+# (conftest.sh decides); IRQAIO_PROBE_CACHE=DIR keeps results across
+# checkouts (the harness's fresh copies of the tree).
 features:
 	@$(KEXEC) $(CURDIR)/compat/conftest.sh --kdir $(KDIR) --out $(FEATURES) \
-		$(foreach d,$(DRIVER_PROBES),--probes $(d)) -- $(IRQAIO_TOOLCHAIN_ARGS) $(KMAKE_ARGS)
+		$(foreach d,$(DRIVER_PROBES),--probes $(d)) \
+		$(if $(IRQAIO_PROBE_CACHE),--cache $(IRQAIO_PROBE_CACHE)) \
+		-- $(IRQAIO_TOOLCHAIN_ARGS) $(KMAKE_ARGS)
 
 clean:
 	$(KEXEC) $(MAKE) -C $(KDIR) M=$(CURDIR) IRQAIO_TOP=$(CURDIR) clean

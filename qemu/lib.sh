@@ -257,7 +257,9 @@ TREE_EXCLUDES=(--exclude /build --exclude /.git --exclude /results
 # probe results. Leaves the .ko files in OUT/modules, the test-only
 # modules of userspace-tests/kmod in OUT/testmods (the tests load them),
 # the log in OUT/build.log; for the checkout's own build (no TREE), the
-# shim's macros as the kernel's build defines them in OUT/macros.h.
+# shim's macros as the kernel's build defines them in OUT/macros.h. Probe
+# results are kept in the cache by their inputs (conftest.sh --cache): a
+# fresh checkout of the same probes for the same kernel does not re-probe.
 build_modules() {
 	local k=$1 kdir tree=${3:-$IRQAIO_TOP} out=${4:-$BUILD/$1}
 	local src=$out/src
@@ -265,7 +267,8 @@ build_modules() {
 	mkdir -p "$src" "$out/modules"
 	rsync -a --delete "${TREE_EXCLUDES[@]}" "$tree/" "$src/"
 	# shellcheck disable=SC2046 # one argument a word
-	kernel_exec "$k" make -C "$src" KDIR="$kdir" W=1 IRQAIO_WERROR=1 $(kernel_make_args "$k") modules \
+	kernel_exec "$k" make -C "$src" KDIR="$kdir" W=1 IRQAIO_WERROR=1 IRQAIO_PROBE_CACHE="$IRQAIO_CACHE/probes" \
+		$(kernel_make_args "$k") modules \
 		>"$out/build.log" 2>&1 || {
 		tail -n 40 "$out/build.log" >&2
 		return 1
