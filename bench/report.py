@@ -668,20 +668,19 @@ def report(a):
         kernel_section(k, r, out)
     out.append("## Harness timings\n")
     out.append("### Bare boots and the last make check, from this run\n")
-    if boots:
-        out.append("Bare boots (busybox + init only, `qemu/run --exec true`): seconds from "
-                   "QEMU start to the guest's first line, and the whole run.\n")
-        out.append("| kernel | to first guest line (s) | whole run (s) |")
+    timings = [(boots, "Bare boots (busybox + init only, `qemu/run --exec true`): seconds "
+                "from QEMU start to the guest's first line, and the whole run.\n",
+                "whole run (s)"),
+               (checks, "The last `make check` found in `build/` (its test initramfs "
+                "carries fio and its libraries, about 40 MB):\n",
+                "guest suite, whole run (s)")]
+    for rows, intro, whole in timings:
+        if not rows:
+            continue
+        out.append(intro)
+        out.append(f"| kernel | to first guest line (s) | {whole} |")
         out.append("|---|---|---|")
-        for k, b, t in boots:
-            out.append(f"| {k} | {b} | {t} |")
-        out.append("")
-    if checks:
-        out.append("The last `make check` found in `build/` (its test initramfs carries "
-                   "fio and its libraries, about 40 MB):\n")
-        out.append("| kernel | to first guest line (s) | guest suite, whole run (s) |")
-        out.append("|---|---|---|")
-        for k, b, t in checks:
+        for k, b, t in rows:
             out.append(f"| {k} | {b} | {t} |")
         out.append("")
     if not boots and not checks:
