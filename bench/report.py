@@ -410,20 +410,19 @@ def shim_goal_rows(k, checks, out, suite="chardev"):
     where = SUITE_GOAL[suite]
     for i, cs in by_impl.items():
         name = IMPL_GOAL.get(i, i) + where
-        one = [c for c in cs if c[3] == 1]
-        many = [c for c in cs if c[3] >= 16]
-        if one:
-            worst = max(one, key=lambda c: c[5])
-            out.append(f"| {name} within {(GOAL_SHIM_ONE_SEG - 1) * 100:.0f} % of native at "
-                       f"one segment (instructions) | {k} | worst {worst[5]:.3f} ({worst[1]} "
-                       f"{worst[2].upper()} 1 x {worst[4]}: {worst[6]:+.0f} instructions) | "
-                       f"{verdict(worst[5] <= GOAL_SHIM_ONE_SEG)} |")
-        if many:
-            worst = max(many, key=lambda c: c[5])
-            out.append(f"| {name} equal to native (within {(GOAL_SHIM_EQUAL - 1) * 100:.1f} %) "
-                       f"from 16 segments (instructions) | {k} | worst {worst[5]:.3f} "
+        # Each goal: the segment counts it judges, its bound, its wording.
+        targets = [([c for c in cs if c[3] == 1], GOAL_SHIM_ONE_SEG,
+                    f"within {(GOAL_SHIM_ONE_SEG - 1) * 100:.0f} % of native at one segment"),
+                   ([c for c in cs if c[3] >= 16], GOAL_SHIM_EQUAL,
+                    f"equal to native (within {(GOAL_SHIM_EQUAL - 1) * 100:.1f} %) "
+                    "from 16 segments")]
+        for cases, goal, what in targets:
+            if not cases:
+                continue
+            worst = max(cases, key=lambda c: c[5])
+            out.append(f"| {name} {what} (instructions) | {k} | worst {worst[5]:.3f} "
                        f"({worst[1]} {worst[2].upper()} {worst[3]} x {worst[4]}: "
-                       f"{worst[6]:+.0f} instructions) | {verdict(worst[5] <= GOAL_SHIM_EQUAL)} |")
+                       f"{worst[6]:+.0f} instructions) | {verdict(worst[5] <= goal)} |")
 
 
 ASYNC_TEXT = """\
@@ -669,20 +668,19 @@ def report(a):
         kernel_section(k, r, out)
     out.append("## Harness timings\n")
     out.append("### Bare boots and the last make check, from this run\n")
-    if boots:
-        out.append("Bare boots (busybox + init only, `qemu/run --exec true`): seconds from "
-                   "QEMU start to the guest's first line, and the whole run.\n")
-        out.append("| kernel | to first guest line (s) | whole run (s) |")
+    timings = [(boots, "Bare boots (busybox + init only, `qemu/run --exec true`): seconds "
+                "from QEMU start to the guest's first line, and the whole run.\n",
+                "whole run (s)"),
+               (checks, "The last `make check` found in `build/` (its test initramfs "
+                "carries fio and its libraries, about 40 MB):\n",
+                "guest suite, whole run (s)")]
+    for rows, intro, whole in timings:
+        if not rows:
+            continue
+        out.append(intro)
+        out.append(f"| kernel | to first guest line (s) | {whole} |")
         out.append("|---|---|---|")
-        for k, b, t in boots:
-            out.append(f"| {k} | {b} | {t} |")
-        out.append("")
-    if checks:
-        out.append("The last `make check` found in `build/` (its test initramfs carries "
-                   "fio and its libraries, about 40 MB):\n")
-        out.append("| kernel | to first guest line (s) | guest suite, whole run (s) |")
-        out.append("|---|---|---|")
-        for k, b, t in checks:
+        for k, b, t in rows:
             out.append(f"| {k} | {b} | {t} |")
         out.append("")
     if not boots and not checks:

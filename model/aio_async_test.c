@@ -300,6 +300,25 @@ static int check_clean(void)
 	return KTAP_PASS;
 }
 
+/* write(2) of LEN bytes of pattern SEED, put in OUT, at *POS. */
+static ssize_t write_pattern(unsigned char *out, size_t len, loff_t *pos, unsigned int seed)
+{
+	fill_pattern(out, len, seed);
+	return model_vfs_rw(&mdev_file, 1, (char *)out, len, pos);
+}
+
+/*
+ * read(2) of LEN bytes at START into IN, after write_pattern() put OUT
+ * there: all of them, f_pos past them, OUT's bytes.
+ */
+static bool read_back(unsigned char *in, const unsigned char *out, size_t len, loff_t start)
+{
+	loff_t pos = start;
+
+	return model_vfs_rw(&mdev_file, 0, (char *)in, len, &pos) == (ssize_t)len &&
+	       pos == start + (loff_t)len && !memcmp(in, out, len);
+}
+
 /*
  * aio_compat_is_async() on the requests the methods build, and the
  * state aio_compat_async_init() leaves: nothing pinned, nothing listed.
@@ -446,12 +465,9 @@ KTAP_TEST(async_sync_read_write_waits, 30)
 	loff_t pos = 1000;
 
 	reset(&mdev_fops);
-	fill_pattern(out, sizeof(out), 20);
-	KTAP_EXPECT(model_vfs_rw(&mdev_file, 1, (char *)out, sizeof(out), &pos) == 300);
+	KTAP_EXPECT(write_pattern(out, sizeof(out), &pos, 20) == 300);
 	KTAP_EXPECT(pos == 1300 && mdev_read_counter(&mdev.raised) == 1);
-	pos = 1000;
-	KTAP_EXPECT(model_vfs_rw(&mdev_file, 0, (char *)in, sizeof(in), &pos) == 300);
-	KTAP_EXPECT(pos == 1300 && !memcmp(in, out, sizeof(in)));
+	KTAP_EXPECT(read_back(in, out, sizeof(in), 1000));
 	/* each returned only after its interrupt took the request */
 	KTAP_EXPECT(mdev_read_counter(&mdev.raised) == 2);
 	KTAP_EXPECT(mdev_wait_done(2));
@@ -492,11 +508,8 @@ KTAP_TEST(async_sync_rw_buf_waits, 30)
 	loff_t pos = 3000;
 
 	reset(&mdev_buf_fops);
-	fill_pattern(out, sizeof(out), 22);
-	KTAP_EXPECT(model_vfs_rw(&mdev_file, 1, (char *)out, sizeof(out), &pos) == 50);
-	pos = 3000;
-	KTAP_EXPECT(model_vfs_rw(&mdev_file, 0, (char *)in, sizeof(in), &pos) == 50);
-	KTAP_EXPECT(pos == 3050 && !memcmp(in, out, sizeof(in)));
+	KTAP_EXPECT(write_pattern(out, sizeof(out), &pos, 22) == 50);
+	KTAP_EXPECT(read_back(in, out, sizeof(in), 3000));
 	KTAP_EXPECT(mdev_read_counter(&mdev.raised) == 2 && mdev_wait_done(2));
 	KTAP_EXPECT(mdev_read_counter(&mdev.sync_seen) == 2 && completions() == 0);
 	KTAP_EXPECT(mdev_read_counter(&mdev.waiter_frees) == 2);

@@ -390,17 +390,17 @@ def kunit_compare(report, kunit_json, kunit_log, kunit_status):
     return problems, theirs
 
 
+def _subtests(doc):
+    """DOC one level in: the subtests of the result line that follows it."""
+    return "".join("    " + line for line in doc.splitlines(keepends=True))
+
+
 # Purpose-made bad output: the parser must refuse each one.
 SELFTESTS = [
-    ("good_nested_passes", True, """KTAP version 1
-1..2
-    KTAP version 1
-    1..2
-    ok 1 a
-    ok 2 b # SKIP no device
-ok 1 prog
-ok 2 load_x
-"""),
+    ("good_nested_passes", True,
+     "KTAP version 1\n1..2\n"
+     + _subtests("KTAP version 1\n1..2\nok 1 a\nok 2 b # SKIP no device\n")
+     + "ok 1 prog\nok 2 load_x\n"),
     ("short_plan_refused", False, "KTAP version 1\n1..3\nok 1 a\nok 2 b\n"),
     ("long_plan_refused", False, "KTAP version 1\n1..1\nok 1 a\nok 2 b\n"),
     ("duplicate_number_refused", False, "KTAP version 1\n1..2\nok 1 a\nok 1 b\n"),
@@ -408,36 +408,22 @@ ok 2 load_x
     ("duplicate_name_refused", False, "KTAP version 1\n1..2\nok 1 a\nok 2 a\n"),
     ("missing_plan_refused", False, "KTAP version 1\nok 1 a\n"),
     ("nested_missing_plan_refused", False,
-     "KTAP version 1\n1..1\n    KTAP version 1\n    ok 1 a\nok 1 prog\n"),
+     "KTAP version 1\n1..1\n" + _subtests("KTAP version 1\nok 1 a\n") + "ok 1 prog\n"),
     ("missing_version_refused", False, "1..1\nok 1 a\n"),
-    ("nested_not_ok_under_ok_refused", False, """KTAP version 1
-1..1
-    KTAP version 1
-    1..2
-    ok 1 a
-    not ok 2 b
-ok 1 prog
-"""),
-    ("deep_not_ok_refused", False, """KTAP version 1
-1..1
-    KTAP version 1
-    1..1
-        KTAP version 1
-        1..1
-        not ok 1 deep
-    ok 1 mid
-ok 1 prog
-"""),
+    ("nested_not_ok_under_ok_refused", False,
+     "KTAP version 1\n1..1\n" + _subtests("KTAP version 1\n1..2\nok 1 a\nnot ok 2 b\n")
+     + "ok 1 prog\n"),
+    ("deep_not_ok_refused", False,
+     "KTAP version 1\n1..1\n"
+     + _subtests("KTAP version 1\n1..1\n" + _subtests("KTAP version 1\n1..1\nnot ok 1 deep\n")
+                 + "ok 1 mid\n")
+     + "ok 1 prog\n"),
     ("not_ok_exit_0_refused", False, "KTAP version 1\n1..1\nnot ok 1 a\n"),
-    ("parent_not_ok_alone_refused", False, """KTAP version 1
-1..1
-    KTAP version 1
-    1..1
-    ok 1 a
-not ok 1 prog # exit status 1
-"""),
+    ("parent_not_ok_alone_refused", False,
+     "KTAP version 1\n1..1\n" + _subtests("KTAP version 1\n1..1\nok 1 a\n")
+     + "not ok 1 prog # exit status 1\n"),
     ("orphan_nested_results_refused", False,
-     "KTAP version 1\n1..1\nok 1 a\n    KTAP version 1\n    1..1\n    ok 1 b\n"),
+     "KTAP version 1\n1..1\nok 1 a\n" + _subtests("KTAP version 1\n1..1\nok 1 b\n")),
     ("no_output_refused", False, ""),
     ("no_results_refused", False, "KTAP version 1\n# nothing\n"),
     ("two_documents_refused", False, "KTAP version 1\n1..1\nok 1 a\nKTAP version 1\n1..1\nok 1 b\n"),
@@ -464,13 +450,13 @@ def selftest():
             rep = parse(text.splitlines(), name, stream=name.startswith("stream_"))
             got = rep.ok()
         elif name == "expected_failure_listed_passes":
-            text = "KTAP version 1\n1..1\n    KTAP version 1\n    1..1\n" \
-                   "    not ok 1 b\nnot ok 1 prog\n"
+            text = "KTAP version 1\n1..1\n" + _subtests("KTAP version 1\n1..1\nnot ok 1 b\n") \
+                + "not ok 1 prog\n"
             rep = parse(text.splitlines(), name, xfail={"prog/b"})
             got = rep.ok() and rep.xfailed == 1
         elif name == "skip_reason_carried":
-            text = "KTAP version 1\n1..2\n    KTAP version 1\n    1..0 # SKIP no fio\n" \
-                   "ok 1 fio # SKIP\nok 2 x # SKIP no device\n"
+            text = "KTAP version 1\n1..2\n" + _subtests("KTAP version 1\n1..0 # SKIP no fio\n") \
+                + "ok 1 fio # SKIP\nok 2 x # SKIP no device\n"
             rep = parse(text.splitlines(), name)
             got = rep.ok() and rep.skips() == [("fio", "no fio"), ("x", "no device")]
         else:

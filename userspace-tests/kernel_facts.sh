@@ -12,6 +12,16 @@ features=/etc/irqaio/features.h
 
 fact() { sed -n "s/^$1=//p" "$facts"; }
 have() { grep -q "^#define IRQAIO_HAVE_$1 1" "$features"; }
+# export_fact FACT PROBE YES NO: FACT says YES where PROBE found the symbol
+# exported and NO where it did not; any other value fails.
+export_fact() {
+	ok=0
+	case $(fact "$1") in
+	"$3") have "$2" && ok=1 ;;
+	"$4") have "$2" || ok=1 ;;
+	esac
+	ktap_result $ok "$1_fact_vs_probe" "fact $(fact "$1")"
+}
 
 if [ ! -f "$facts" ] || [ ! -f "$features" ]; then
 	ktap_begin
@@ -44,12 +54,7 @@ esac
 ktap_result $ok ubuf_fact_vs_probe "fact $(fact ubuf)"
 
 # pcim_iomap_region() arrived in 6.11; the probe links against it.
-ok=0
-case $(fact pcim_iomap_region) in
-exported) have PCIM_IOMAP_REGION_EXPORTED && ok=1 ;;
-absent) have PCIM_IOMAP_REGION_EXPORTED || ok=1 ;;
-esac
-ktap_result $ok pcim_iomap_region_fact_vs_probe "fact $(fact pcim_iomap_region)"
+export_fact pcim_iomap_region PCIM_IOMAP_REGION_EXPORTED exported absent
 
 # How a queued kiocb completes: ki_complete lost res2 in 5.16.
 ok=0
@@ -68,12 +73,7 @@ esac
 ktap_result $ok dma_pin_fact_vs_probe "fact $(fact dma_pin)"
 
 # kiocb_set_cancel_fn() safe on any kiocb (IOCB_AIO_RW).
-ok=0
-case $(fact dma_cancel) in
-yes) have AIO_CANCEL_AIO_RW_EXPORTED && ok=1 ;;
-no) have AIO_CANCEL_AIO_RW_EXPORTED || ok=1 ;;
-esac
-ktap_result $ok dma_cancel_fact_vs_probe "fact $(fact dma_cancel)"
+export_fact dma_cancel AIO_CANCEL_AIO_RW_EXPORTED yes no
 
 # Forced interrupt threading: a PREEMPT_RT kernel says so in its version
 # string, threadirqs is on the command line; where handlers are threaded,

@@ -1020,22 +1020,21 @@ static long demo_irqdev_ioctl(struct file *file, unsigned int cmd, unsigned long
 	} u;
 	long ret;
 
+	/*
+	 * Each command's number encodes the size of its argument, the member
+	 * of u it uses (_IOWR()/_IOR() of its struct): _IOC_SIZE(cmd) copies
+	 * exactly that member, in and out.
+	 */
 	switch (cmd) {
 	case DEMO_IRQDEV_IOC_FIRE:
 	case DEMO_IRQDEV_IOC_FIRE_NMI:
-		if (copy_from_user(&u.fire, uarg, sizeof(u.fire)))
-			return -EFAULT;
-		break;
 	case DEMO_IRQDEV_IOC_FACTORIAL:
-		if (copy_from_user(&u.fact, uarg, sizeof(u.fact)))
+	case DEMO_IRQDEV_IOC_NMI_CPU:
+		if (copy_from_user(&u, uarg, _IOC_SIZE(cmd)))
 			return -EFAULT;
 		break;
 	case DEMO_IRQDEV_IOC_STATS:
 		memset(&u.stats, 0, sizeof(u.stats));
-		break;
-	case DEMO_IRQDEV_IOC_NMI_CPU:
-		if (copy_from_user(&u.nmi_cpu, uarg, sizeof(u.nmi_cpu)))
-			return -EFAULT;
 		break;
 	case DEMO_IRQDEV_IOC_DMA_HOLD:
 		if (!capable(CAP_SYS_ADMIN))
@@ -1078,18 +1077,7 @@ static long demo_irqdev_ioctl(struct file *file, unsigned int cmd, unsigned long
 	mutex_unlock(&d->op_lock);
 	if (ret)
 		return ret;
-
-	switch (cmd) {
-	case DEMO_IRQDEV_IOC_FIRE:
-	case DEMO_IRQDEV_IOC_FIRE_NMI:
-		return copy_to_user(uarg, &u.fire, sizeof(u.fire)) ? -EFAULT : 0;
-	case DEMO_IRQDEV_IOC_FACTORIAL:
-		return copy_to_user(uarg, &u.fact, sizeof(u.fact)) ? -EFAULT : 0;
-	case DEMO_IRQDEV_IOC_NMI_CPU:
-		return copy_to_user(uarg, &u.nmi_cpu, sizeof(u.nmi_cpu)) ? -EFAULT : 0;
-	default:
-		return copy_to_user(uarg, &u.stats, sizeof(u.stats)) ? -EFAULT : 0;
-	}
+	return copy_to_user(uarg, &u, _IOC_SIZE(cmd)) ? -EFAULT : 0;
 }
 
 static void demo_irqdev_free(struct kref *ref)
