@@ -52,6 +52,7 @@
 #include <irqaio/demo_irqdev.h>
 #include "irqdev_test.h"
 #include "kio_test.h"
+#include "uring_test.h"
 #include <ktap.h>
 
 #define DEV_SIZE	DEMO_IRQDEV_DMA_SIZE
@@ -530,46 +531,6 @@ static long aio_one(io_context_t ctx, struct iocb *cb, bool *refused)
 	return aio_wait_for(ctx, cb);
 }
 
-static struct io_uring_sqe *sqe_for(struct io_uring *ring, __u64 tag)
-{
-	struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
-
-	io_uring_sqe_set_data64(sqe, tag);
-	return sqe;
-}
-
-/* Submit what is prepared (@n SQEs), reap @n CQEs into res[] by user_data (< n). */
-static int uring_reap(struct io_uring *ring, unsigned int n, long *res)
-{
-	struct __kernel_timespec ts = { .tv_sec = EVENT_WAIT_S };
-	unsigned int k;
-	int r;
-
-	r = io_uring_submit(ring);
-	if (r != (int)n) {
-		ktap_diag("io_uring_submit: %d, want %u", r, n);
-		return -1;
-	}
-	for (k = 0; k < n; k++) {
-		struct io_uring_cqe *cqe;
-
-		r = io_uring_wait_cqe_timeout(ring, &cqe, &ts);
-		if (r) {
-			ktap_diag("io_uring_wait_cqe_timeout: %s", strerror(-r));
-			return -1;
-		}
-		if (cqe->user_data >= n || res[cqe->user_data] != LONG_MIN) {
-			ktap_diag("CQE with user_data %llu: unknown or twice",
-				  (unsigned long long)cqe->user_data);
-			io_uring_cqe_seen(ring, cqe);
-			return -1;
-		}
-		res[cqe->user_data] = cqe->res;
-		io_uring_cqe_seen(ring, cqe);
-	}
-	return 0;
-}
-
 /*
  * One request by @p at @off over v[0..n), waited for: bytes or -errno,
  * LONG_MIN when the machinery failed (explained). read/write/readv/writev
@@ -636,7 +597,7 @@ static long xfer(struct io *io, enum path p, const struct iovec *v, int n, off_t
 		r = aio_one(io->aio, &cb, NULL);
 	if (pi->kind == K_URING) {
 		r = LONG_MIN;
-		if (uring_reap(&io->ring, 1, &r))
+		if (uring_reap(&io->ring, 1, &r, EVENT_WAIT_S))
 			r = LONG_MIN;
 	}
 	if (r == LONG_MIN)
@@ -1346,7 +1307,7 @@ KTAP_TEST(nowait_busy, 60)
 	io_uring_prep_read(sqe, fd, rb, 200, 100);
 	sqe->rw_flags = RWF_NOWAIT;
 	ures[0] = LONG_MIN;
-	KTAP_EXPECT(uring_reap(&ring, 1, ures) == 0, "io_uring");
+	KTAP_EXPECT(uring_reap(&ring, 1, ures, EVENT_WAIT_S) == 0, "io_uring");
 	KTAP_EXPECT(ures[0] == -EAGAIN, "io_uring READ RWF_NOWAIT while busy: res %ld, want -EAGAIN",
 		    ures[0]);
 	errno = 0;
@@ -1390,7 +1351,7 @@ KTAP_TEST(nowait_busy, 60)
 	io_uring_prep_read(sqe, fd, rb, 200, 100);
 	sqe->rw_flags = RWF_NOWAIT;
 	ures[0] = LONG_MIN;
-	KTAP_EXPECT(uring_reap(&ring, 1, ures) == 0, "io_uring");
+	KTAP_EXPECT(uring_reap(&ring, 1, ures, EVENT_WAIT_S) == 0, "io_uring");
 	KTAP_EXPECT(ures[0] == 200 && pat_diff(rb, 100, 200, 60) < 0,
 		    "io_uring READ RWF_NOWAIT, idle: res %ld", ures[0]);
 	KTAP_EXPECT(wait_idle(fd, &b, EVENT_WAIT_S) == 0, "not idle");
@@ -1415,16 +1376,6 @@ KTAP_TEST(nowait_busy, 60)
 		KTAP_EXPECT(n_ == -1 && errno == (err), "%s: %zd (%s), want %s", what, n_, \
 			    strerror(errno), strerror(err));			\
 	} while (0)
-
-/* The prepared SQE (user_data 0), submitted and reaped: res or LONG_MIN. */
-static long uring_one(struct io_uring *ring)
-{
-	long res = LONG_MIN;
-
-	if (uring_reap(ring, 1, &res))
-		return LONG_MIN;
-	return res;
-}
 
 /*
  * Memory the request cannot use: unmapped, read-only for a read, PROT_NONE
@@ -1508,13 +1459,13 @@ KTAP_TEST(bad_input, 60)
 	KTAP_EXPECT(r == -EINVAL, "io_submit PWRITEV of IOV_MAX + 1 segments: %d, want -EINVAL", r);
 
 	io_uring_prep_read(sqe_for(&ring, 0), fd, ro, 100, 10);
-	res = uring_one(&ring);
+	res = uring_one(&ring, EVENT_WAIT_S);
 	KTAP_EXPECT(res == -EFAULT, "io_uring READ into PROT_READ memory: %ld", res);
 	io_uring_prep_write(sqe_for(&ring, 0), fd, hole, 100, 10);
-	res = uring_one(&ring);
+	res = uring_one(&ring, EVENT_WAIT_S);
 	KTAP_EXPECT(res == -EFAULT, "io_uring WRITE from unmapped memory: %ld", res);
 	io_uring_prep_readv(sqe_for(&ring, 0), fd, many, IOV_MAX + 1, 0);
-	res = uring_one(&ring);
+	res = uring_one(&ring, EVENT_WAIT_S);
 	KTAP_EXPECT(res == -EINVAL, "io_uring READV of IOV_MAX + 1 segments: %ld", res);
 
 	n = pread(fd, good, 0, 10);
@@ -1596,14 +1547,14 @@ KTAP_TEST(bad_input, 60)
 	np += 1;
 	bytes += 96;
 	io_uring_prep_read(sqe_for(&ring, 0), fd, good, 100, DEV_SIZE);
-	res = uring_one(&ring);
+	res = uring_one(&ring, EVENT_WAIT_S);
 	KTAP_EXPECT(res == 0, "io_uring READ at the end: %ld", res);
 	io_uring_prep_write(sqe_for(&ring, 0), fd, good, 100, DEV_SIZE);
-	res = uring_one(&ring);
+	res = uring_one(&ring, EVENT_WAIT_S);
 	KTAP_EXPECT(res == -ENOSPC, "io_uring WRITE at the end: %ld", res);
 	pat_fill(good, DEV_SIZE - 1, 5, 73);
 	io_uring_prep_write(sqe_for(&ring, 0), fd, good, 5, DEV_SIZE - 1);
-	res = uring_one(&ring);
+	res = uring_one(&ring, EVENT_WAIT_S);
 	KTAP_EXPECT(res == 1, "io_uring WRITE across the end: %ld, want 1", res);
 	want[DEV_SIZE - 1] = good[0];
 	np += 1;
