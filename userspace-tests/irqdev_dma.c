@@ -675,6 +675,24 @@ KTAP_TEST(branches_match_matrix, 30)
 }
 
 /*
+ * What a read held in the queue needs: the file filled with pattern @pass
+ * (a copy in @want), @nseg segments for @len bytes in a fresh arena
+ * (layout @salt) set to UNTOUCHED, and in *@np the pieces they make.
+ */
+static int held_read_prepare(int fd, unsigned char *want, unsigned int pass, struct iovec *v,
+			     int nseg, size_t len, unsigned int salt, unsigned int *np)
+{
+	unsigned char *ar = arena(ARENA_PAGES);
+
+	KTAP_EXPECT(ar, "mmap");
+	KTAP_EXPECT(dev_put(fd, pass, want) == 0, "fill the file");
+	layout(v, nseg, ar, len, salt);
+	*np = pieces(v, nseg, len);
+	iov_set(v, nseg, UNTOUCHED);
+	return KTAP_PASS;
+}
+
+/*
  * io_submit() of one PREADV over three segments in as many pages or more:
  * no event right after the submission (the first transfer alone takes 100
  * ms) while the driver holds every piece; then the event, res = bytes,
@@ -690,7 +708,6 @@ KTAP_TEST(async_not_before_irq, 60)
 	struct io_event ev;
 	struct iovec v[3];
 	unsigned int np;
-	unsigned char *ar;
 	const off_t off = 555;
 	const size_t len = 3001;
 	double t0, gap;
@@ -700,12 +717,9 @@ KTAP_TEST(async_not_before_irq, 60)
 	fd = dma_begin(0, &a);
 	KTAP_EXPECT(fd >= 0, "device");
 	KTAP_EXPECT(io_setup(8, &ctx) == 0, "io_setup");
-	ar = arena(ARENA_PAGES);
-	KTAP_EXPECT(ar, "mmap");
-	KTAP_EXPECT(dev_put(fd, 20, want) == 0, "fill the file");
-	layout(v, 3, ar, len, 1);
-	np = pieces(v, 3, len);
-	iov_set(v, 3, UNTOUCHED);
+	r = held_read_prepare(fd, want, 20, v, 3, len, 1, &np);
+	if (r != KTAP_PASS)
+		return r;
 	KTAP_EXPECT(get_stats(fd, &a) == 0, "stats");
 	io_prep_preadv(&cb, fd, v, 3, off);
 	cb.data = &cb;
@@ -760,7 +774,6 @@ KTAP_TEST(uring_not_before_irq, 60)
 	struct io_uring_cqe *cqe;
 	struct io_uring ring;
 	struct iovec v[2];
-	unsigned char *ar;
 	const off_t off = 77;
 	const size_t len = 3999;
 	unsigned int np;
@@ -771,12 +784,9 @@ KTAP_TEST(uring_not_before_irq, 60)
 	fd = dma_begin(0, &a);
 	KTAP_EXPECT(fd >= 0, "device");
 	KTAP_EXPECT(io_uring_queue_init(8, &ring, 0) == 0, "io_uring_queue_init");
-	ar = arena(ARENA_PAGES);
-	KTAP_EXPECT(ar, "mmap");
-	KTAP_EXPECT(dev_put(fd, 21, want) == 0, "fill the file");
-	layout(v, 2, ar, len, 2);
-	np = pieces(v, 2, len);
-	iov_set(v, 2, UNTOUCHED);
+	r = held_read_prepare(fd, want, 21, v, 2, len, 2, &np);
+	if (r != KTAP_PASS)
+		return r;
 	KTAP_EXPECT(wait_idle(fd, &a, EVENT_WAIT_S) == 0, "not idle after pwrite(2)");
 	io_uring_prep_readv(sqe_for(&ring, 42), fd, v, 2, off);
 	KTAP_EXPECT(dma_hold(fd, 1) == 0, "DMA_HOLD: %s", strerror(errno));
