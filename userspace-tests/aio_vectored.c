@@ -564,6 +564,28 @@ CT_PATH_TEST(aio_cancel, 30)
 	return KTAP_PASS;
 }
 
+/*
+ * io_submit() of the @n iocbs in @cbs at once (@op names them), then
+ * their @n events, in any order, each with res @want (@what: "read" or
+ * "write").
+ */
+static int submit_all(io_context_t ctx, struct iocb **cbs, struct io_event *ev, int n,
+		      unsigned long want, const char *op, const char *what)
+{
+	struct timespec ts = { .tv_sec = 10 };
+	int k, r, got;
+
+	r = io_submit(ctx, n, cbs);
+	KTAP_EXPECT(r == n, "io_submit %d %s: %d", n, op, r);
+	for (got = 0; got < n; got += r) {
+		r = io_getevents(ctx, 1, n - got, ev, &ts);
+		KTAP_EXPECT(r > 0, "io_getevents: %d", r);
+		for (k = 0; k < r; k++)
+			KTAP_EXPECT(ev[k].res == want, "%s event res %ld", what, (long)ev[k].res);
+	}
+	return KTAP_PASS;
+}
+
 /* Many iocbs in one io_submit(), and a bad one stopping the batch. */
 CT_PATH_TEST(aio_many_iocbs, 60)
 {
@@ -574,7 +596,7 @@ CT_PATH_TEST(aio_many_iocbs, 60)
 	static struct io_event ev[N];
 	struct timespec ts = { .tv_sec = 10 };
 	io_context_t ctx = 0;
-	int fd, k, r, got;
+	int fd, k, r;
 
 	KTAP_EXPECT(ct_aio_setup(DEMO_CHARDEV_PATH, 0, N, &fd, &ctx) == 0, "setup");
 	for (k = 0; k < N; k++) {
@@ -585,28 +607,18 @@ CT_PATH_TEST(aio_many_iocbs, 60)
 		cb[k].data = (void *)(long)k;
 		cbs[k] = &cb[k];
 	}
-	r = io_submit(ctx, N, cbs);
-	KTAP_EXPECT(r == N, "io_submit %d pwritev: %d", N, r);
-	for (got = 0; got < N; got += r) {
-		r = io_getevents(ctx, 1, N - got, ev, &ts);
-		KTAP_EXPECT(r > 0, "io_getevents: %d", r);
-		for (k = 0; k < r; k++)
-			KTAP_EXPECT(ev[k].res == BLK, "write event res %ld", (long)ev[k].res);
-	}
+	r = submit_all(ctx, cbs, ev, N, BLK, "pwritev", "write");
+	if (r != KTAP_PASS)
+		return r;
 	for (k = 0; k < N; k++) {
 		rv[k][0] = (struct iovec){ in[k], 1 };
 		rv[k][1] = (struct iovec){ in[k] + 1, 0 };
 		rv[k][2] = (struct iovec){ in[k] + 1, BLK - 1 };
 		io_prep_preadv(&cb[k], fd, rv[k], 3, (long long)k * BLK);
 	}
-	r = io_submit(ctx, N, cbs);
-	KTAP_EXPECT(r == N, "io_submit %d preadv: %d", N, r);
-	for (got = 0; got < N; got += r) {
-		r = io_getevents(ctx, 1, N - got, ev, &ts);
-		KTAP_EXPECT(r > 0, "io_getevents: %d", r);
-		for (k = 0; k < r; k++)
-			KTAP_EXPECT(ev[k].res == BLK, "read event res %ld", (long)ev[k].res);
-	}
+	r = submit_all(ctx, cbs, ev, N, BLK, "preadv", "read");
+	if (r != KTAP_PASS)
+		return r;
 	KTAP_EXPECT(!memcmp(in, out, sizeof(in)), "data differs");
 	/* a batch whose 6th iocb is invalid: 5 submitted */
 	for (k = 0; k < 10; k++)
