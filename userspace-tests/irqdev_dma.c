@@ -846,101 +846,124 @@ KTAP_TEST(uring_not_before_irq, 60)
  */
 #define NR_REGIONS 9
 
-KTAP_TEST(roundtrip_all_paths, 120)
-{
-	static const unsigned int cuts[2][NR_REGIONS + 1] = {
-		{ 0, 1, 517, 1030, 1555, 2049, 2611, 3333, 3900, DEV_SIZE },
-		{ 0, 263, 777, 1201, 2047, 2500, 3071, 3584, 4001, DEV_SIZE },
-	};
-	static const enum path writers[NR_REGIONS] = {
-		P_WRITE, P_PWRITE, P_WRITEV, P_PWRITEV, P_AIO_PWRITE, P_AIO_PWRITEV,
-		P_URING_WRITE, P_URING_WRITEV, P_URING_WRITE_FIXED,
-	};
-	static const enum path readers[] = {
-		P_READ, P_PREAD, P_READV, P_PREADV, P_AIO_PREAD, P_AIO_PREADV,
-		P_URING_READ, P_URING_READV, P_URING_READ_FIXED,
-	};
-	unsigned char want[DEV_SIZE], got[DEV_SIZE], src[DEV_SIZE];
-	int writer_of[DEV_SIZE];
-	struct demo_irqdev_stats a, b;
-	struct iovec v[4];
+static const unsigned int rt_cuts[2][NR_REGIONS + 1] = {
+	{ 0, 1, 517, 1030, 1555, 2049, 2611, 3333, 3900, DEV_SIZE },
+	{ 0, 263, 777, 1201, 2047, 2500, 3071, 3584, 4001, DEV_SIZE },
+};
+
+static const enum path rt_writers[NR_REGIONS] = {
+	P_WRITE, P_PWRITE, P_WRITEV, P_PWRITEV, P_AIO_PWRITE, P_AIO_PWRITEV,
+	P_URING_WRITE, P_URING_WRITEV, P_URING_WRITE_FIXED,
+};
+
+static const enum path rt_readers[] = {
+	P_READ, P_PREAD, P_READV, P_PREADV, P_AIO_PREAD, P_AIO_PREADV,
+	P_URING_READ, P_URING_READV, P_URING_READ_FIXED,
+};
+
+/* What the rounds of roundtrip_all_paths share. */
+struct roundtrip {
 	struct io io;
-	unsigned int round, w, k, salt = 3;
-	double t0 = ktap_now();
-	int fd, n;
+	struct iovec v[4];
+	unsigned int salt;		/* of the next request's layout */
+	unsigned char want[DEV_SIZE];
+	int writer_of[DEV_SIZE];	/* the path that wrote each byte last */
+};
+
+/* Round @round's writes: each writer puts its region, pattern @pass. */
+static int roundtrip_write(struct roundtrip *rt, unsigned int round, unsigned int pass)
+{
+	unsigned char src[DEV_SIZE];
+	unsigned int w, k;
+	int n;
+	long r;
+
+	for (w = 0; w < NR_REGIONS; w++) {
+		unsigned int region = (w + 4 * round) % NR_REGIONS;
+		unsigned int off = rt_cuts[round][region];
+		size_t len = rt_cuts[round][region + 1] - off;
+
+		n = io_layout(&rt->io, rt_writers[w], rt->v, len, rt->salt++);
+		pat_fill(src, off, len, pass);
+		scatter(rt->v, n, src, len);
+		r = xfer(&rt->io, rt_writers[w], rt->v, n, off);
+		KTAP_EXPECT(r == (long)len, "round %u: %s of %zu bytes at %u: %ld (%s)", round,
+			    paths[rt_writers[w]].name, len, off, r,
+			    r < 0 && r != LONG_MIN ? strerror(-r) : "count");
+		memcpy(rt->want + off, src, len);
+		for (k = off; k < off + len; k++)
+			rt->writer_of[k] = rt_writers[w];
+	}
+	return KTAP_PASS;
+}
+
+/*
+ * Round @round's reads: each reader reads the whole file back in two
+ * requests, the second short at the end; a byte of pass @pass - 1 is stale.
+ */
+static int roundtrip_read(struct roundtrip *rt, unsigned int round, unsigned int pass)
+{
+	unsigned char got[DEV_SIZE];
+	struct iovec *v = rt->v;
+	unsigned int k;
+	int n;
 	long r, d;
 
-	fd = dma_begin(0, &a);
-	KTAP_EXPECT(fd >= 0, "device");
-	KTAP_EXPECT(io_init(&io, fd) == 0, "setup");
-	KTAP_EXPECT(dev_put(fd, 29, want) == 0, "fill the file");
-	KTAP_EXPECT(get_stats(fd, &a) == 0, "stats");
-	for (round = 0; round < 2; round++) {
-		unsigned int pass = 30 + round;
+	for (k = 0; k < KTAP_ARRAY_SIZE(rt_readers); k++) {
+		enum path p = rt_readers[k];
+		unsigned int cut = 1 + (k * 409 + round * 211) % 4001;
+		size_t len2 = DEV_SIZE - cut + 77;
 
-		for (w = 0; w < NR_REGIONS; w++) {
-			unsigned int region = (w + 4 * round) % NR_REGIONS;
-			unsigned int off = cuts[round][region];
-			size_t len = cuts[round][region + 1] - off;
-
-			n = io_layout(&io, writers[w], v, len, salt++);
-			pat_fill(src, off, len, pass);
-			scatter(v, n, src, len);
-			r = xfer(&io, writers[w], v, n, off);
-			KTAP_EXPECT(r == (long)len, "round %u: %s of %zu bytes at %u: %ld (%s)", round,
-				    paths[writers[w]].name, len, off, r,
-				    r < 0 && r != LONG_MIN ? strerror(-r) : "count");
-			memcpy(want + off, src, len);
-			for (k = off; k < off + len; k++)
-				writer_of[k] = writers[w];
-		}
-		for (k = 0; k < KTAP_ARRAY_SIZE(readers); k++) {
-			enum path p = readers[k];
-			unsigned int cut = 1 + (k * 409 + round * 211) % 4001;
-			size_t len2 = DEV_SIZE - cut + 77;
-
-			memset(got, 0, sizeof(got));
-			/* [0, cut) */
-			n = io_layout(&io, p, v, cut, salt++);
-			iov_set(v, n, UNTOUCHED);
-			r = xfer(&io, p, v, n, 0);
-			KTAP_EXPECT(r == (long)cut, "round %u: %s of %u bytes at 0: %ld", round,
-				    paths[p].name, cut, r);
-			KTAP_EXPECT(untouched_after(v, n, cut), "%s wrote past its result", paths[p].name);
-			gather(got, v, n, cut);
-			/* [cut, end + 77): short at the end of the file */
-			n = io_layout(&io, p, v, len2, salt++);
-			iov_set(v, n, UNTOUCHED);
-			r = xfer(&io, p, v, n, cut);
-			KTAP_EXPECT(r == (long)(DEV_SIZE - cut), "round %u: %s of %zu bytes at %u: %ld, want %u (short at the end)",
-				    round, paths[p].name, len2, cut, r, DEV_SIZE - cut);
-			KTAP_EXPECT(untouched_after(v, n, DEV_SIZE - cut),
-				    "%s across the end wrote past its result", paths[p].name);
-			gather(got + cut, v, n, DEV_SIZE - cut);
-			d = first_diff(got, want, DEV_SIZE);
-			KTAP_EXPECT(d < 0, "round %u: %s read %#x at offset %ld, %s wrote %#x there%s",
-				    round, paths[p].name, got[d], d, paths[writer_of[d]].name, want[d],
-				    got[d] == pat(d, pass - 1) ? " (the previous pass: stale)" : "");
-		}
-		ktap_diag("round %u: %d writers, %zu readers agree (cuts at %u..%u)", round,
-			  NR_REGIONS, KTAP_ARRAY_SIZE(readers), cuts[round][1],
-			  cuts[round][NR_REGIONS - 1]);
+		memset(got, 0, sizeof(got));
+		/* [0, cut) */
+		n = io_layout(&rt->io, p, v, cut, rt->salt++);
+		iov_set(v, n, UNTOUCHED);
+		r = xfer(&rt->io, p, v, n, 0);
+		KTAP_EXPECT(r == (long)cut, "round %u: %s of %u bytes at 0: %ld", round,
+			    paths[p].name, cut, r);
+		KTAP_EXPECT(untouched_after(v, n, cut), "%s wrote past its result", paths[p].name);
+		gather(got, v, n, cut);
+		/* [cut, end + 77): short at the end of the file */
+		n = io_layout(&rt->io, p, v, len2, rt->salt++);
+		iov_set(v, n, UNTOUCHED);
+		r = xfer(&rt->io, p, v, n, cut);
+		KTAP_EXPECT(r == (long)(DEV_SIZE - cut),
+			    "round %u: %s of %zu bytes at %u: %ld, want %u (short at the end)",
+			    round, paths[p].name, len2, cut, r, DEV_SIZE - cut);
+		KTAP_EXPECT(untouched_after(v, n, DEV_SIZE - cut),
+			    "%s across the end wrote past its result", paths[p].name);
+		gather(got + cut, v, n, DEV_SIZE - cut);
+		d = first_diff(got, rt->want, DEV_SIZE);
+		KTAP_EXPECT(d < 0, "round %u: %s read %#x at offset %ld, %s wrote %#x there%s",
+			    round, paths[p].name, got[d], d, paths[rt->writer_of[d]].name,
+			    rt->want[d],
+			    got[d] == pat(d, pass - 1) ? " (the previous pass: stale)" : "");
 	}
-	KTAP_EXPECT(get_stats(fd, &b) == 0, "stats");
-	ktap_diag("%llu synchronous and %llu queued requests, %llu pieces (%lld bounced), %llu bytes in %.1f s",
-		  io.sync, io.async, io.pieces, DELTA(a, b, dma_bounced), io.bytes, ktap_now() - t0);
-	KTAP_EXPECT(DELTA(a, b, dma_transfers) == (long long)io.pieces,
+	return KTAP_PASS;
+}
+
+/*
+ * What the requests of @io cost the device from @a to @b: one transfer a
+ * piece, synchronous ones waited for, the others queued, all completed by
+ * the interrupt handler and its thread.
+ */
+static int roundtrip_costs(const struct io *io, const struct demo_irqdev_stats *pa,
+			   const struct demo_irqdev_stats *pb)
+{
+	const struct demo_irqdev_stats a = *pa, b = *pb;
+
+	KTAP_EXPECT(DELTA(a, b, dma_transfers) == (long long)io->pieces,
 		    "dma_transfers %+lld, want %llu: not every byte moved by DMA, one piece each",
-		    DELTA(a, b, dma_transfers), io.pieces);
-	KTAP_EXPECT(DELTA(a, b, dma_bytes) == (long long)io.bytes, "dma_bytes %+lld, want %llu",
-		    DELTA(a, b, dma_bytes), io.bytes);
-	KTAP_EXPECT(DELTA(a, b, dma_sync_waits) == (long long)io.sync,
-		    "dma_sync_waits %+lld, want %llu", DELTA(a, b, dma_sync_waits), io.sync);
-	KTAP_EXPECT(DELTA(a, b, dma_queued) == (long long)io.async, "dma_queued %+lld, want %llu",
-		    DELTA(a, b, dma_queued), io.async);
-	KTAP_EXPECT(DELTA(a, b, dma_irq_completions) == (long long)(io.sync + io.async),
+		    DELTA(a, b, dma_transfers), io->pieces);
+	KTAP_EXPECT(DELTA(a, b, dma_bytes) == (long long)io->bytes, "dma_bytes %+lld, want %llu",
+		    DELTA(a, b, dma_bytes), io->bytes);
+	KTAP_EXPECT(DELTA(a, b, dma_sync_waits) == (long long)io->sync,
+		    "dma_sync_waits %+lld, want %llu", DELTA(a, b, dma_sync_waits), io->sync);
+	KTAP_EXPECT(DELTA(a, b, dma_queued) == (long long)io->async, "dma_queued %+lld, want %llu",
+		    DELTA(a, b, dma_queued), io->async);
+	KTAP_EXPECT(DELTA(a, b, dma_irq_completions) == (long long)(io->sync + io->async),
 		    "dma_irq_completions %+lld, want %llu", DELTA(a, b, dma_irq_completions),
-		    io.sync + io.async);
+		    io->sync + io->async);
 	/* The handler hands every finished request to its thread, which completes it. */
 	KTAP_EXPECT(DELTA(a, b, dma_thread_completions) == DELTA(a, b, dma_irq_completions),
 		    "the IRQ thread completed %+lld of %+lld requests",
@@ -951,7 +974,42 @@ KTAP_TEST(roundtrip_all_paths, 120)
 	KTAP_EXPECT(DELTA(a, b, dma_failed) == 0 && DELTA(a, b, dma_cancelled) == 0,
 		    "failed %+lld cancelled %+lld", DELTA(a, b, dma_failed), DELTA(a, b, dma_cancelled));
 	KTAP_EXPECT(b.dma_held == 0, "dma_held %llu", (unsigned long long)b.dma_held);
-	io_fini(&io);
+	return KTAP_PASS;
+}
+
+KTAP_TEST(roundtrip_all_paths, 120)
+{
+	static struct roundtrip rt = { .salt = 3 };
+	struct demo_irqdev_stats a, b;
+	unsigned int round;
+	double t0 = ktap_now();
+	int fd, r;
+
+	fd = dma_begin(0, &a);
+	KTAP_EXPECT(fd >= 0, "device");
+	KTAP_EXPECT(io_init(&rt.io, fd) == 0, "setup");
+	KTAP_EXPECT(dev_put(fd, 29, rt.want) == 0, "fill the file");
+	KTAP_EXPECT(get_stats(fd, &a) == 0, "stats");
+	for (round = 0; round < 2; round++) {
+		unsigned int pass = 30 + round;
+
+		r = roundtrip_write(&rt, round, pass);
+		if (r == KTAP_PASS)
+			r = roundtrip_read(&rt, round, pass);
+		if (r != KTAP_PASS)
+			return r;
+		ktap_diag("round %u: %d writers, %zu readers agree (cuts at %u..%u)", round,
+			  NR_REGIONS, KTAP_ARRAY_SIZE(rt_readers), rt_cuts[round][1],
+			  rt_cuts[round][NR_REGIONS - 1]);
+	}
+	KTAP_EXPECT(get_stats(fd, &b) == 0, "stats");
+	ktap_diag("%llu synchronous and %llu queued requests, %llu pieces (%lld bounced), %llu bytes in %.1f s",
+		  rt.io.sync, rt.io.async, rt.io.pieces, DELTA(a, b, dma_bounced), rt.io.bytes,
+		  ktap_now() - t0);
+	r = roundtrip_costs(&rt.io, &a, &b);
+	if (r != KTAP_PASS)
+		return r;
+	io_fini(&rt.io);
 	close(fd);
 	return KTAP_PASS;
 }
