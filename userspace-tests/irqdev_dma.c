@@ -1025,111 +1025,142 @@ KTAP_TEST(roundtrip_all_paths, 120)
  */
 #define DEPTH 64
 
-KTAP_TEST(depth_64, 120)
-{
-	static struct iocb cb[DEPTH], *cbs[DEPTH];
-	static struct iovec v[DEPTH][2], v0[4];
-	struct timespec zero = { 0 }, ts = { .tv_sec = EVENT_WAIT_S };
-	struct demo_irqdev_stats a, m, b;
+/* What the steps of depth_64 share. */
+struct depth {
+	int fd;
+	io_context_t ctx;
+	struct iocb cb[DEPTH], *cbs[DEPTH];
+	struct iovec v[DEPTH][2], v0[4];
 	unsigned char want[DEV_SIZE];
-	struct io_event ev[DEPTH];
-	unsigned int np = 0, off[DEPTH];
-	size_t len[DEPTH], bytes = 0;
-	bool seen[DEPTH] = { false };
-	io_context_t ctx = 0;
 	unsigned char *bufs;
-	int fd, k, r, got = 0;
-	double t0;
+	unsigned int np, off[DEPTH];	/* pieces of them all; request k's offset */
+	size_t len[DEPTH], bytes;
+	struct demo_irqdev_stats a;	/* the counters before the submission */
+	double t0;			/* when it began */
+};
 
-	fd = dma_begin(0, &a);
-	KTAP_EXPECT(fd >= 0, "device");
-	KTAP_EXPECT(io_setup(2 * DEPTH, &ctx) == 0, "io_setup");
-	bufs = arena(5);
-	KTAP_EXPECT(bufs, "mmap");
-	KTAP_EXPECT(dev_put(fd, 40, want) == 0, "fill the file");
-	for (k = 0; k < DEPTH; k++) {
-		unsigned char *buf = bufs + k * 64 + k % 3;
-		bool write = k % 2 == 0, vec = k % 4 >= 2;
-		int nseg = 1;
+/* Request @k: its buffer, offset, length, segments, and its iocb. */
+static void depth_prepare_one(struct depth *t, int k)
+{
+	unsigned char *buf = t->bufs + k * 64 + k % 3;
+	bool write = k % 2 == 0, vec = k % 4 >= 2;
+	struct iovec *v = t->v[k];
+	int nseg = 1, fd = t->fd;
 
-		off[k] = k * 64 + k % 3;
-		len[k] = 64 - k % 3 - k % 5;
-		if (write) {
-			pat_fill(buf, off[k], len[k], 41);
-			memcpy(want + off[k], buf, len[k]);
-		} else {
-			memset(buf, UNTOUCHED, len[k]);
-		}
-		v[k][0] = (struct iovec){ buf, len[k] };
-		if (k % 8 == 7) {	/* two segments, in the same page: two pieces */
-			v[k][0].iov_len = 10;
-			v[k][1] = (struct iovec){ buf + 10, len[k] - 10 };
-			nseg = 2;
-		}
-		if (vec && write)
-			io_prep_pwritev(&cb[k], fd, v[k], nseg, off[k]);
-		else if (vec)
-			io_prep_preadv(&cb[k], fd, v[k], nseg, off[k]);
-		else if (write)
-			io_prep_pwrite(&cb[k], fd, buf, len[k], off[k]);
-		else
-			io_prep_pread(&cb[k], fd, buf, len[k], off[k]);
-		if (k == 0) {
-			/* four pieces: one request of several transfers in the queue */
-			int j;
-
-			for (j = 0; j < 4; j++) {
-				v0[j] = (struct iovec){ bufs + (j + 1) * pg + 7, len[0] / 4 };
-				pat_fill(v0[j].iov_base, off[0] + j * (len[0] / 4), len[0] / 4, 41);
-			}
-			io_prep_pwritev(&cb[0], fd, v0, 4, off[0]);
-			np += pieces(v0, 4, len[0]) - 1;
-		}
-		cb[k].data = (void *)(uintptr_t)(k + 1);
-		cbs[k] = &cb[k];
-		np += pieces(v[k], nseg, len[k]);
-		bytes += len[k];
+	t->off[k] = k * 64 + k % 3;
+	t->len[k] = 64 - k % 3 - k % 5;
+	if (write) {
+		pat_fill(buf, t->off[k], t->len[k], 41);
+		memcpy(t->want + t->off[k], buf, t->len[k]);
+	} else {
+		memset(buf, UNTOUCHED, t->len[k]);
 	}
-	KTAP_EXPECT(get_stats(fd, &a) == 0, "stats");
+	v[0] = (struct iovec){ buf, t->len[k] };
+	if (k % 8 == 7) {	/* two segments, in the same page: two pieces */
+		v[0].iov_len = 10;
+		v[1] = (struct iovec){ buf + 10, t->len[k] - 10 };
+		nseg = 2;
+	}
+	if (vec && write)
+		io_prep_pwritev(&t->cb[k], fd, v, nseg, t->off[k]);
+	else if (vec)
+		io_prep_preadv(&t->cb[k], fd, v, nseg, t->off[k]);
+	else if (write)
+		io_prep_pwrite(&t->cb[k], fd, buf, t->len[k], t->off[k]);
+	else
+		io_prep_pread(&t->cb[k], fd, buf, t->len[k], t->off[k]);
+	if (k == 0) {
+		/* four pieces: one request of several transfers in the queue */
+		size_t quarter = t->len[0] / 4;
+		int j;
+
+		for (j = 0; j < 4; j++) {
+			t->v0[j] = (struct iovec){ t->bufs + (j + 1) * pg + 7, quarter };
+			pat_fill(t->v0[j].iov_base, t->off[0] + j * quarter, quarter, 41);
+		}
+		io_prep_pwritev(&t->cb[0], fd, t->v0, 4, t->off[0]);
+		t->np += pieces(t->v0, 4, t->len[0]) - 1;
+	}
+	t->cb[k].data = (void *)(uintptr_t)(k + 1);
+	t->cbs[k] = &t->cb[k];
+	t->np += pieces(v, nseg, t->len[k]);
+	t->bytes += t->len[k];
+}
+
+/* All of them in one io_submit() while the queue is held: queued, none done. */
+static int depth_submit_held(struct depth *t)
+{
+	struct timespec zero = { 0 };
+	struct demo_irqdev_stats a, m;
+	struct io_event ev[DEPTH];
+	int fd = t->fd, r;
+
+	KTAP_EXPECT(get_stats(fd, &t->a) == 0, "stats");
+	a = t->a;
 	KTAP_EXPECT(dma_hold(fd, 1) == 0, "DMA_HOLD: %s", strerror(errno));
-	t0 = ktap_now();
-	r = io_submit(ctx, DEPTH, cbs);
+	t->t0 = ktap_now();
+	r = io_submit(t->ctx, DEPTH, t->cbs);
 	KTAP_EXPECT(r == DEPTH, "io_submit of %d: %d", DEPTH, r);
-	r = io_getevents(ctx, 0, DEPTH, ev, &zero);
+	r = io_getevents(t->ctx, 0, DEPTH, ev, &zero);
 	KTAP_EXPECT(r == 0, "%d events right after io_submit", r);
 	KTAP_EXPECT(get_stats(fd, &m) == 0, "stats");
 	ktap_diag("io_submit of %d took %.3f s; queue depth now %u at most, %llu pieces held",
-		  DEPTH, ktap_now() - t0, m.dma_max_depth, (unsigned long long)m.dma_held);
+		  DEPTH, ktap_now() - t->t0, m.dma_max_depth, (unsigned long long)m.dma_held);
 	KTAP_EXPECT(DELTA(a, m, dma_queued) == DEPTH, "dma_queued %+lld, want %d",
 		    DELTA(a, m, dma_queued), DEPTH);
-	KTAP_EXPECT(m.dma_held == np, "dma_held %llu, want %u", (unsigned long long)m.dma_held, np);
+	KTAP_EXPECT(m.dma_held == t->np, "dma_held %llu, want %u", (unsigned long long)m.dma_held,
+		    t->np);
 	KTAP_EXPECT(m.dma_max_depth >= DEPTH, "dma_max_depth %u, want >= %d", m.dma_max_depth,
 		    DEPTH);
 	KTAP_EXPECT(dma_hold(fd, 0) == 0, "DMA_HOLD 0: %s", strerror(errno));
+	return KTAP_PASS;
+}
+
+/* Released: every event once, whole, in submission order; then no more. */
+static int depth_reap_in_order(struct depth *t)
+{
+	struct timespec zero = { 0 }, ts = { .tv_sec = EVENT_WAIT_S };
+	bool seen[DEPTH] = { false };
+	struct io_event ev[DEPTH];
+	int k, r, got = 0;
+
 	while (got < DEPTH) {
-		r = io_getevents(ctx, 1, DEPTH - got, ev, &ts);
+		r = io_getevents(t->ctx, 1, DEPTH - got, ev, &ts);
 		KTAP_EXPECT(r > 0, "io_getevents after %d of %d events: %d", got, DEPTH, r);
 		for (k = 0; k < r; k++, got++) {
 			uintptr_t i = (uintptr_t)ev[k].data - 1;
 
-			KTAP_EXPECT(i < DEPTH && ev[k].obj == &cb[i], "event %d: data %p obj %p", got,
-				    ev[k].data, (void *)ev[k].obj);
+			KTAP_EXPECT(i < DEPTH && ev[k].obj == &t->cb[i], "event %d: data %p obj %p",
+				    got, ev[k].data, (void *)ev[k].obj);
 			KTAP_EXPECT(!seen[i], "request %lu completed twice", (unsigned long)i);
 			seen[i] = true;
-			KTAP_EXPECT((long)ev[k].res == (long)len[i], "request %lu: res %ld, want %zu",
-				    (unsigned long)i, (long)ev[k].res, len[i]);
+			KTAP_EXPECT((long)ev[k].res == (long)t->len[i],
+				    "request %lu: res %ld, want %zu", (unsigned long)i,
+				    (long)ev[k].res, t->len[i]);
 			KTAP_EXPECT(i == (uintptr_t)got, "event %d is request %lu: not in order",
 				    got, (unsigned long)i);
 		}
 	}
-	ktap_diag("%d events in order in %.1f s", DEPTH, ktap_now() - t0);
-	r = io_getevents(ctx, 0, DEPTH, ev, &zero);
+	ktap_diag("%d events in order in %.1f s", DEPTH, ktap_now() - t->t0);
+	r = io_getevents(t->ctx, 0, DEPTH, ev, &zero);
 	KTAP_EXPECT(r == 0, "%d more events after all %d", r, DEPTH);
-	KTAP_EXPECT(get_stats(fd, &b) == 0, "stats");
-	for (k = 1; k < DEPTH; k += 2) {
-		long d = pat_diff(bufs + k * 64 + k % 3, off[k], len[k], 40);
+	return KTAP_PASS;
+}
 
-		KTAP_EXPECT(d < 0, "read %d: wrong byte at file offset %ld", k, off[k] + d);
+/* Reads saw the old content, one transfer a piece, the file holds the writes. */
+static int depth_check(struct depth *t)
+{
+	const struct demo_irqdev_stats a = t->a;
+	unsigned int np = t->np;
+	size_t bytes = t->bytes;
+	struct demo_irqdev_stats b;
+	int k;
+
+	KTAP_EXPECT(get_stats(t->fd, &b) == 0, "stats");
+	for (k = 1; k < DEPTH; k += 2) {
+		long d = pat_diff(t->bufs + k * 64 + k % 3, t->off[k], t->len[k], 40);
+
+		KTAP_EXPECT(d < 0, "read %d: wrong byte at file offset %ld", k, t->off[k] + d);
 	}
 	KTAP_EXPECT(DELTA(a, b, dma_transfers) == np && DELTA(a, b, dma_irq_completions) == DEPTH,
 		    "transfers %+lld (want %u), irq_completions %+lld (want %d)",
@@ -1137,9 +1168,32 @@ KTAP_TEST(depth_64, 120)
 	KTAP_EXPECT(DELTA(a, b, dma_bytes) == (long long)bytes, "dma_bytes %+lld, want %zu",
 		    DELTA(a, b, dma_bytes), bytes);
 	KTAP_EXPECT(b.dma_held == 0, "dma_held %llu", (unsigned long long)b.dma_held);
-	KTAP_EXPECT(dev_holds(fd, want, "after 64 requests") == 0, "content");
-	io_destroy(ctx);
-	close(fd);
+	KTAP_EXPECT(dev_holds(t->fd, t->want, "after 64 requests") == 0, "content");
+	return KTAP_PASS;
+}
+
+KTAP_TEST(depth_64, 120)
+{
+	static struct depth t;
+	int k, r;
+
+	t.fd = dma_begin(0, &t.a);
+	KTAP_EXPECT(t.fd >= 0, "device");
+	KTAP_EXPECT(io_setup(2 * DEPTH, &t.ctx) == 0, "io_setup");
+	t.bufs = arena(5);
+	KTAP_EXPECT(t.bufs, "mmap");
+	KTAP_EXPECT(dev_put(t.fd, 40, t.want) == 0, "fill the file");
+	for (k = 0; k < DEPTH; k++)
+		depth_prepare_one(&t, k);
+	r = depth_submit_held(&t);
+	if (r == KTAP_PASS)
+		r = depth_reap_in_order(&t);
+	if (r == KTAP_PASS)
+		r = depth_check(&t);
+	if (r != KTAP_PASS)
+		return r;
+	io_destroy(t.ctx);
+	close(t.fd);
 	return KTAP_PASS;
 }
 
