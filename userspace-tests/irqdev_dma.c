@@ -1206,79 +1206,92 @@ KTAP_TEST(depth_64, 120)
  * -EINVAL and all five complete whole. Five events exactly, none twice.
  */
 #define NCANCEL 5
+#define CANCEL_LEN	500	/* bytes, each request */
 
-KTAP_TEST(cancel_queued, 60)
-{
-	static const bool is_write[NCANCEL] = { false, true, false, false, true };
-	struct timespec zero = { 0 }, ts = { .tv_sec = EVENT_WAIT_S };
-	struct demo_irqdev_stats a, m, b;
+static const bool cancel_is_write[NCANCEL] = { false, true, false, false, true };
+
+/* What the steps of cancel_queued share. */
+struct cancel {
+	int fd;
+	io_context_t ctx;
+	bool can;			/* the driver can cancel (dma_can_cancel) */
 	struct iocb cb[NCANCEL], *cbs[NCANCEL];
 	unsigned char want[DEV_SIZE], *bufs, *buf[NCANCEL];
-	long res[NCANCEL];
-	struct io_event ev[NCANCEL], dummy;
-	struct iovec v0[4];
-	unsigned char got0[500];
-	io_context_t ctx = 0;
-	int fd, k, r, r0, r3, r4, got, early, can, order = 0;
-	const size_t len = 500;
+	struct iovec v0[4];		/* request 0's four pieces */
+	long res[NCANCEL];		/* each one's event, LONG_MIN before it */
+	int early;			/* events reaped before the io_cancel() calls */
+	struct demo_irqdev_stats a, m;	/* before the submission, after io_cancel() */
+};
 
-	fd = dma_begin(0, &a);
-	KTAP_EXPECT(fd >= 0, "device");
-	can = a.dma_can_cancel;
-	KTAP_EXPECT(io_setup(16, &ctx) == 0, "io_setup");
-	bufs = arena(NCANCEL + 4);
-	KTAP_EXPECT(bufs, "mmap");
-	KTAP_EXPECT(dev_put(fd, 50, want) == 0, "fill the file");
+/* The five requests, none submitted yet; request 0 in four pieces. */
+static void cancel_prepare(struct cancel *t)
+{
+	const size_t len = CANCEL_LEN;
+	int fd = t->fd, k;
+
 	for (k = 0; k < 4; k++) {
-		v0[k] = (struct iovec){ bufs + (NCANCEL + k) * pg + 17, len / 4 };
-		memset(v0[k].iov_base, UNTOUCHED, len / 4);
+		t->v0[k] = (struct iovec){ t->bufs + (NCANCEL + k) * pg + 17, len / 4 };
+		memset(t->v0[k].iov_base, UNTOUCHED, len / 4);
 	}
 	for (k = 0; k < NCANCEL; k++) {
 		unsigned int off = 100 + k * 600;
 
-		buf[k] = bufs + k * pg + 17;
-		res[k] = LONG_MIN;
-		if (is_write[k]) {
-			pat_fill(buf[k], off, len, 51);
-			io_prep_pwrite(&cb[k], fd, buf[k], len, off);
+		t->buf[k] = t->bufs + k * pg + 17;
+		t->res[k] = LONG_MIN;
+		if (cancel_is_write[k]) {
+			pat_fill(t->buf[k], off, len, 51);
+			io_prep_pwrite(&t->cb[k], fd, t->buf[k], len, off);
 		} else {
-			memset(buf[k], UNTOUCHED, len);
-			io_prep_pread(&cb[k], fd, buf[k], len, off);
+			memset(t->buf[k], UNTOUCHED, len);
+			io_prep_pread(&t->cb[k], fd, t->buf[k], len, off);
 		}
-		cb[k].data = (void *)(uintptr_t)k;
-		cbs[k] = &cb[k];
+		t->cb[k].data = (void *)(uintptr_t)k;
+		t->cbs[k] = &t->cb[k];
 	}
 	/* the first four pieces: 400 ms on the wire, time for the io_cancel() calls */
-	io_prep_preadv(&cb[0], fd, v0, 4, 100);
-	cb[0].data = (void *)(uintptr_t)0;
-	KTAP_EXPECT(get_stats(fd, &a) == 0, "stats");
+	io_prep_preadv(&t->cb[0], fd, t->v0, 4, 100);
+	t->cb[0].data = (void *)(uintptr_t)0;
+}
+
+/* Request 0 on the wire, the others queued behind it; io_cancel() of 4, 3 and 0. */
+static int cancel_submit_and_cancel(struct cancel *t)
+{
+	struct timespec zero = { 0 };
+	struct io_event ev[NCANCEL], dummy;
+	struct demo_irqdev_stats a, m;
+	int fd = t->fd, r, r0, r3, r4;
+
+	KTAP_EXPECT(get_stats(fd, &t->a) == 0, "stats");
 	/* the first on the wire, the others queued behind a held queue */
-	r = io_submit(ctx, 1, cbs);
+	r = io_submit(t->ctx, 1, t->cbs);
 	KTAP_EXPECT(r == 1, "io_submit: %d", r);
 	KTAP_EXPECT(dma_hold(fd, 1) == 0, "DMA_HOLD: %s", strerror(errno));
-	r = io_submit(ctx, NCANCEL - 1, cbs + 1);
+	r = io_submit(t->ctx, NCANCEL - 1, t->cbs + 1);
 	KTAP_EXPECT(r == NCANCEL - 1, "io_submit: %d", r);
-	r = io_getevents(ctx, 0, NCANCEL, ev, &zero);
-	KTAP_EXPECT(r == 0 || (r == 1 && ev[0].obj == &cb[0]), "%d events right after io_submit", r);
-	early = r;
+	r = io_getevents(t->ctx, 0, NCANCEL, ev, &zero);
+	KTAP_EXPECT(r == 0 || (r == 1 && ev[0].obj == &t->cb[0]), "%d events right after io_submit",
+		    r);
+	t->early = r;
 	if (r == 1)
-		res[0] = (long)ev[0].res;
-	r4 = io_cancel(ctx, &cb[4], &dummy);
-	r3 = io_cancel(ctx, &cb[3], &dummy);
-	r0 = io_cancel(ctx, &cb[0], &dummy);
+		t->res[0] = (long)ev[0].res;
+	r4 = io_cancel(t->ctx, &t->cb[4], &dummy);
+	r3 = io_cancel(t->ctx, &t->cb[3], &dummy);
+	r0 = io_cancel(t->ctx, &t->cb[0], &dummy);
 	/* Nothing starts while held: the completions so far are request 0's, or none. */
-	KTAP_EXPECT(get_stats(fd, &m) == 0, "stats");
+	KTAP_EXPECT(get_stats(fd, &t->m) == 0, "stats");
+	a = t->a;
+	m = t->m;
 	KTAP_EXPECT(dma_hold(fd, 0) == 0, "DMA_HOLD 0: %s", strerror(errno));
 	ktap_diag("io_cancel: last queued %d (%s), middle %d (%s), on the wire %d (%s)",
 		  r4, strerror(-r4), r3, strerror(-r3), r0, strerror(-r0));
-	if (can) {
+	if (t->can) {
 		KTAP_EXPECT(r4 == -EINPROGRESS && r3 == -EINPROGRESS,
 			    "io_cancel of queued requests: %d, %d, want -EINPROGRESS", r4, r3);
 		/*
 		 * On the wire for 400 ms: EAGAIN, or EINVAL where a stalled
 		 * machine let it finish first: then the interrupt handler had
 		 * completed it before io_cancel() (the stats read after it say
-		 * so), and in full, which the loop below checks.
+		 * so), and in full, which cancel_results() checks.
 		 */
 		KTAP_EXPECT(r0 == -EAGAIN || r0 == -EINVAL,
 			    "io_cancel of the request on the wire: %d, want -EAGAIN", r0);
@@ -1288,48 +1301,83 @@ KTAP_TEST(cancel_queued, 60)
 		KTAP_EXPECT(r4 == -EINVAL && r3 == -EINVAL && r0 == -EINVAL,
 			    "no cancel callback: io_cancel %d %d %d, want -EINVAL", r4, r3, r0);
 	}
-	for (got = early; got < NCANCEL;) {
-		r = io_getevents(ctx, 1, NCANCEL - got, ev, &ts);
+	return KTAP_PASS;
+}
+
+/* Five events exactly, none twice; the whole ones in submission order. */
+static int cancel_reap(struct cancel *t)
+{
+	struct timespec zero = { 0 }, ts = { .tv_sec = EVENT_WAIT_S };
+	struct io_event ev[NCANCEL];
+	int k, r, got, order = 0;
+
+	for (got = t->early; got < NCANCEL;) {
+		r = io_getevents(t->ctx, 1, NCANCEL - got, ev, &ts);
 		KTAP_EXPECT(r > 0, "io_getevents after %d of %d events: %d", got, NCANCEL, r);
 		for (k = 0; k < r; k++, got++) {
 			uintptr_t i = (uintptr_t)ev[k].data;
 
-			KTAP_EXPECT(i < NCANCEL && ev[k].obj == &cb[i], "unknown event %p",
+			KTAP_EXPECT(i < NCANCEL && ev[k].obj == &t->cb[i], "unknown event %p",
 				    (void *)ev[k].obj);
-			KTAP_EXPECT(res[i] == LONG_MIN, "request %lu completed twice", (unsigned long)i);
-			res[i] = (long)ev[k].res;
-			if (res[i] == (long)len) {
-				KTAP_EXPECT((int)i >= order, "request %lu completed after %d", (unsigned long)i,
-					    order);
+			KTAP_EXPECT(t->res[i] == LONG_MIN, "request %lu completed twice",
+				    (unsigned long)i);
+			t->res[i] = (long)ev[k].res;
+			if (t->res[i] == CANCEL_LEN) {
+				KTAP_EXPECT((int)i >= order, "request %lu completed after %d",
+					    (unsigned long)i, order);
 				order = i;
 			}
 		}
 	}
-	r = io_getevents(ctx, 0, NCANCEL, ev, &zero);
+	r = io_getevents(t->ctx, 0, NCANCEL, ev, &zero);
 	KTAP_EXPECT(r == 0, "%d more events after all %d", r, NCANCEL);
+	return KTAP_PASS;
+}
+
+/* Each request's result and buffer: whole, or cancelled having moved nothing. */
+static int cancel_results(struct cancel *t)
+{
+	const long *res = t->res;
+	const size_t len = CANCEL_LEN;
+	unsigned char got0[CANCEL_LEN];
+	int k;
+
 	ktap_diag("results: %ld %ld %ld %ld %ld", res[0], res[1], res[2], res[3], res[4]);
 	for (k = 0; k < NCANCEL; k++) {
-		bool cancelled = can && k >= 3;
+		bool cancelled = t->can && k >= 3;
+		unsigned char *buf = t->buf[k];
 		unsigned int off = 100 + k * 600;
 
 		KTAP_EXPECT(res[k] == (cancelled ? -ECANCELED : (long)len),
 			    "request %d: res %ld, want %ld", k, res[k],
 			    cancelled ? -ECANCELED : (long)len);
-		if (is_write[k] && !cancelled)
-			memcpy(want + off, buf[k], len);
+		if (cancel_is_write[k] && !cancelled)
+			memcpy(t->want + off, buf, len);
 		if (k == 0) {
-			gather(got0, v0, 4, len);
+			gather(got0, t->v0, 4, len);
 			KTAP_EXPECT(pat_diff(got0, off, len, 50) < 0, "read 0: data differs");
-		} else if (!is_write[k] && !cancelled) {
-			KTAP_EXPECT(pat_diff(buf[k], off, len, 50) < 0, "read %d: data differs", k);
+		} else if (!cancel_is_write[k] && !cancelled) {
+			KTAP_EXPECT(pat_diff(buf, off, len, 50) < 0, "read %d: data differs", k);
 		}
-		if (!is_write[k] && cancelled)
-			KTAP_EXPECT(buf[k][0] == UNTOUCHED && !memcmp(buf[k], buf[k] + 1, len - 1),
+		if (!cancel_is_write[k] && cancelled)
+			KTAP_EXPECT(buf[0] == UNTOUCHED && !memcmp(buf, buf + 1, len - 1),
 				    "the cancelled read %d wrote its buffer", k);
 	}
-	r = io_cancel(ctx, &cb[1], &dummy);
+	return KTAP_PASS;
+}
+
+/* What it all cost: a cancelled request moved nothing; the file holds the rest. */
+static int cancel_costs(struct cancel *t)
+{
+	const struct demo_irqdev_stats a = t->a;
+	struct demo_irqdev_stats b;
+	struct io_event dummy;
+	bool can = t->can;
+	int r;
+
+	r = io_cancel(t->ctx, &t->cb[1], &dummy);
 	KTAP_EXPECT(r == -EINVAL, "io_cancel of a completed request: %d, want -EINVAL", r);
-	KTAP_EXPECT(get_stats(fd, &b) == 0, "stats");
+	KTAP_EXPECT(get_stats(t->fd, &b) == 0, "stats");
 	KTAP_EXPECT(DELTA(a, b, dma_cancelled) == (can ? 2 : 0), "dma_cancelled %+lld, want %d",
 		    DELTA(a, b, dma_cancelled), can ? 2 : 0);
 	KTAP_EXPECT(DELTA(a, b, dma_transfers) == (can ? 6 : 8) &&
@@ -1340,9 +1388,34 @@ KTAP_TEST(cancel_queued, 60)
 	KTAP_EXPECT(DELTA(a, b, dma_queued) == NCANCEL && DELTA(a, b, dma_failed) == 0,
 		    "queued %+lld failed %+lld", DELTA(a, b, dma_queued), DELTA(a, b, dma_failed));
 	KTAP_EXPECT(b.dma_held == 0, "dma_held %llu", (unsigned long long)b.dma_held);
-	KTAP_EXPECT(dev_holds(fd, want, "after the cancelled write") == 0, "content");
-	io_destroy(ctx);
-	close(fd);
+	KTAP_EXPECT(dev_holds(t->fd, t->want, "after the cancelled write") == 0, "content");
+	return KTAP_PASS;
+}
+
+KTAP_TEST(cancel_queued, 60)
+{
+	static int (*const steps[])(struct cancel *t) = {
+		cancel_submit_and_cancel, cancel_reap, cancel_results, cancel_costs,
+	};
+	static struct cancel t;
+	size_t k;
+	int r;
+
+	t.fd = dma_begin(0, &t.a);
+	KTAP_EXPECT(t.fd >= 0, "device");
+	t.can = t.a.dma_can_cancel;
+	KTAP_EXPECT(io_setup(16, &t.ctx) == 0, "io_setup");
+	t.bufs = arena(NCANCEL + 4);
+	KTAP_EXPECT(t.bufs, "mmap");
+	KTAP_EXPECT(dev_put(t.fd, 50, t.want) == 0, "fill the file");
+	cancel_prepare(&t);
+	for (k = 0; k < KTAP_ARRAY_SIZE(steps); k++) {
+		r = steps[k](&t);
+		if (r != KTAP_PASS)
+			return r;
+	}
+	io_destroy(t.ctx);
+	close(t.fd);
 	return KTAP_PASS;
 }
 
