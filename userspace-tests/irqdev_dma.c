@@ -1198,6 +1198,31 @@ KTAP_TEST(depth_64, 120)
 }
 
 /*
+ * A step of a test in steps: a function on the test's state (@state, a
+ * struct of the test's own), KTAP_PASS or what failed.
+ */
+typedef int (*test_step)(void *state);
+
+/* Run @n steps in order on @state until one does not pass: its result. */
+static int run_steps(const test_step *steps, size_t n, void *state)
+{
+	int r = KTAP_PASS;
+	size_t k;
+
+	for (k = 0; r == KTAP_PASS && k < n; k++)
+		r = steps[k](state);
+	return r;
+}
+
+/* Close the device @fd with the aio context @ctx and the ring @ring on it. */
+static void close_with_rings(int fd, io_context_t ctx, struct io_uring *ring)
+{
+	io_uring_queue_exit(ring);
+	io_destroy(ctx);
+	close(fd);
+}
+
+/*
  * Five requests: 0 a read of four pieces (on the wire, 400 ms), then of
  * one piece each 1 write, 2 read, 3 read, 4 write. io_cancel() of 4 (the last queued) and 3: where the
  * driver can cancel (dma_can_cancel, matrix fact dma_cancel), both return
@@ -1253,9 +1278,34 @@ static void cancel_prepare(struct cancel *t)
 	t->cb[0].data = (void *)(uintptr_t)0;
 }
 
-/* Request 0 on the wire, the others queued behind it; io_cancel() of 4, 3 and 0. */
-static int cancel_submit_and_cancel(struct cancel *t)
+static int cancel_setup(void *state)
 {
+	struct cancel *t = state;
+
+	t->fd = dma_begin(0, &t->a);
+	KTAP_EXPECT(t->fd >= 0, "device");
+	t->can = t->a.dma_can_cancel;
+	KTAP_EXPECT(io_setup(16, &t->ctx) == 0, "io_setup");
+	t->bufs = arena(NCANCEL + 4);
+	KTAP_EXPECT(t->bufs, "mmap");
+	KTAP_EXPECT(dev_put(t->fd, 50, t->want) == 0, "fill the file");
+	cancel_prepare(t);
+	return KTAP_PASS;
+}
+
+static int cancel_teardown(void *state)
+{
+	struct cancel *t = state;
+
+	io_destroy(t->ctx);
+	close(t->fd);
+	return KTAP_PASS;
+}
+
+/* Request 0 on the wire, the others queued behind it; io_cancel() of 4, 3 and 0. */
+static int cancel_submit_and_cancel(void *state)
+{
+	struct cancel *t = state;
 	struct timespec zero = { 0 };
 	struct io_event ev[NCANCEL], dummy;
 	struct demo_irqdev_stats a, m;
@@ -1305,8 +1355,9 @@ static int cancel_submit_and_cancel(struct cancel *t)
 }
 
 /* Five events exactly, none twice; the whole ones in submission order. */
-static int cancel_reap(struct cancel *t)
+static int cancel_reap(void *state)
 {
+	struct cancel *t = state;
 	struct timespec zero = { 0 }, ts = { .tv_sec = EVENT_WAIT_S };
 	struct io_event ev[NCANCEL];
 	int k, r, got, order = 0;
@@ -1335,8 +1386,9 @@ static int cancel_reap(struct cancel *t)
 }
 
 /* Each request's result and buffer: whole, or cancelled having moved nothing. */
-static int cancel_results(struct cancel *t)
+static int cancel_results(void *state)
 {
+	struct cancel *t = state;
 	const long *res = t->res;
 	const size_t len = CANCEL_LEN;
 	unsigned char got0[CANCEL_LEN];
@@ -1367,8 +1419,9 @@ static int cancel_results(struct cancel *t)
 }
 
 /* What it all cost: a cancelled request moved nothing; the file holds the rest. */
-static int cancel_costs(struct cancel *t)
+static int cancel_costs(void *state)
 {
+	struct cancel *t = state;
 	const struct demo_irqdev_stats a = t->a;
 	struct demo_irqdev_stats b;
 	struct io_event dummy;
@@ -1394,28 +1447,207 @@ static int cancel_costs(struct cancel *t)
 
 KTAP_TEST(cancel_queued, 60)
 {
-	static int (*const steps[])(struct cancel *t) = {
-		cancel_submit_and_cancel, cancel_reap, cancel_results, cancel_costs,
+	static const test_step steps[] = {
+		cancel_setup, cancel_submit_and_cancel, cancel_reap, cancel_results, cancel_costs,
+		cancel_teardown,
 	};
 	static struct cancel t;
-	size_t k;
+
+	return run_steps(steps, KTAP_ARRAY_SIZE(steps), &t);
+}
+
+/* What the steps of nowait_busy share. */
+struct nowait {
+	int fd, nb;			/* the device, and it opened O_NONBLOCK */
+	io_context_t ctx;
+	struct io_uring ring;
+	unsigned char want[DEV_SIZE];
+	unsigned char *rb, *wb;		/* 200 bytes at 100 read into rb, written from wb */
+	struct iovec v[4], rv, wv;	/* the busy request's segments; rb's and wb's */
+	unsigned int np;		/* the busy request's pieces */
+	struct iocb busy;
+	struct demo_irqdev_stats a;	/* before the busy request */
+};
+
+/* An io_uring READ of rb with RWF_NOWAIT, submitted and reaped: its res in *@res. */
+static int nowait_uring_read(struct nowait *t, long *res)
+{
+	struct io_uring_sqe *sqe = sqe_for(&t->ring, 0);
+
+	io_uring_prep_read(sqe, t->fd, t->rb, 200, 100);
+	sqe->rw_flags = RWF_NOWAIT;
+	*res = LONG_MIN;
+	KTAP_EXPECT(uring_reap(&t->ring, 1, res, EVENT_WAIT_S) == 0, "io_uring");
+	return KTAP_PASS;
+}
+
+static int nowait_setup(void *state)
+{
+	struct nowait *t = state;
+	unsigned char *ar;
+
+	t->fd = dma_begin(0, &t->a);
+	KTAP_EXPECT(t->fd >= 0, "device");
+	t->nb = dev_open(0, O_NONBLOCK);
+	KTAP_EXPECT(t->nb >= 0, "open O_NONBLOCK: %s", strerror(errno));
+	KTAP_EXPECT(io_setup(8, &t->ctx) == 0, "io_setup");
+	KTAP_EXPECT(io_uring_queue_init(8, &t->ring, 0) == 0, "io_uring_queue_init");
+	ar = arena(ARENA_PAGES);
+	t->rb = arena(1);
+	t->wb = arena(1);
+	KTAP_EXPECT(ar && t->rb && t->wb, "mmap");
+	KTAP_EXPECT(dev_put(t->fd, 60, t->want) == 0, "fill the file");
+	memset(t->rb, UNTOUCHED, pg);
+	pat_fill(t->wb, 100, 200, 61);
+	t->rv = (struct iovec){ t->rb, 200 };
+	t->wv = (struct iovec){ t->wb, 200 };
+	layout(t->v, 4, ar, 3000, 4);
+	t->np = pieces(t->v, 4, 3000);
+	KTAP_EXPECT(t->np >= 4, "layout: %u pieces", t->np);
+	return KTAP_PASS;
+}
+
+static int nowait_teardown(void *state)
+{
+	struct nowait *t = state;
+
+	close_with_rings(t->fd, t->ctx, &t->ring);
+	close(t->nb);
+	return KTAP_PASS;
+}
+
+/* The busy request: queued, not started, for as long as the refusals take. */
+static int nowait_make_busy(void *state)
+{
+	struct nowait *t = state;
+	struct iocb *cbs[1] = { &t->busy };
 	int r;
 
-	t.fd = dma_begin(0, &t.a);
-	KTAP_EXPECT(t.fd >= 0, "device");
-	t.can = t.a.dma_can_cancel;
-	KTAP_EXPECT(io_setup(16, &t.ctx) == 0, "io_setup");
-	t.bufs = arena(NCANCEL + 4);
-	KTAP_EXPECT(t.bufs, "mmap");
-	KTAP_EXPECT(dev_put(t.fd, 50, t.want) == 0, "fill the file");
-	cancel_prepare(&t);
-	for (k = 0; k < KTAP_ARRAY_SIZE(steps); k++) {
-		r = steps[k](&t);
-		if (r != KTAP_PASS)
-			return r;
+	KTAP_EXPECT(get_stats(t->fd, &t->a) == 0, "stats");
+	io_prep_preadv(&t->busy, t->fd, t->v, 4, 0);
+	t->busy.data = &t->busy;
+	KTAP_EXPECT(dma_hold(t->fd, 1) == 0, "DMA_HOLD: %s", strerror(errno));
+	r = io_submit(t->ctx, 1, cbs);
+	KTAP_EXPECT(r == 1, "io_submit: %d", r);
+	return KTAP_PASS;
+}
+
+/* While busy, every request that may not block is refused with EAGAIN. */
+static int nowait_refused(void *state)
+{
+	struct nowait *t = state;
+	struct timespec ts = { .tv_sec = EVENT_WAIT_S };
+	struct iocb nw[2], *cbs[2];
+	struct io_event ev;
+	int fd = t->fd, r, k;
+	ssize_t n;
+	long res;
+
+	errno = 0;
+	n = preadv2(fd, &t->rv, 1, 100, RWF_NOWAIT);
+	KTAP_EXPECT(n == -1 && errno == EAGAIN, "preadv2 RWF_NOWAIT while busy: %zd (%s)", n,
+		    strerror(errno));
+	errno = 0;
+	n = pwritev2(fd, &t->wv, 1, 100, RWF_NOWAIT);
+	KTAP_EXPECT(n == -1 && errno == EAGAIN, "pwritev2 RWF_NOWAIT while busy: %zd (%s)", n,
+		    strerror(errno));
+	io_prep_pread(&nw[0], fd, t->rb, 200, 100);
+	io_prep_pwrite(&nw[1], fd, t->wb, 200, 100);
+	for (k = 0; k < 2; k++) {
+		nw[k].aio_rw_flags = RWF_NOWAIT;
+		nw[k].data = &nw[k];
+		cbs[k] = &nw[k];
 	}
-	io_destroy(t.ctx);
-	close(t.fd);
+	r = io_submit(t->ctx, 2, cbs);
+	KTAP_EXPECT(r == 2, "io_submit of two RWF_NOWAIT requests while busy: %d (%s)", r,
+		    r < 0 ? strerror(-r) : "short");
+	for (k = 0; k < 2; k++) {
+		r = io_getevents(t->ctx, 1, 1, &ev, &ts);
+		KTAP_EXPECT(r == 1, "io_getevents: %d", r);
+		KTAP_EXPECT(ev.obj == &nw[0] || ev.obj == &nw[1],
+			    "the busy request completed before the RWF_NOWAIT ones were refused");
+		KTAP_EXPECT((long)ev.res == -EAGAIN,
+			    "io_submit %s RWF_NOWAIT while busy: res %ld, want -EAGAIN",
+			    ev.obj == &nw[0] ? "PREAD" : "PWRITE", (long)ev.res);
+	}
+	r = nowait_uring_read(t, &res);
+	if (r != KTAP_PASS)
+		return r;
+	KTAP_EXPECT(res == -EAGAIN, "io_uring READ RWF_NOWAIT while busy: res %ld, want -EAGAIN",
+		    res);
+	errno = 0;
+	n = read(t->nb, t->rb, 200);
+	KTAP_EXPECT(n == -1 && errno == EAGAIN, "read(2) on O_NONBLOCK while busy: %zd (%s)", n,
+		    strerror(errno));
+	errno = 0;
+	n = write(t->nb, t->wb, 200);
+	KTAP_EXPECT(n == -1 && errno == EAGAIN, "write(2) on O_NONBLOCK while busy: %zd (%s)", n,
+		    strerror(errno));
+	return KTAP_PASS;
+}
+
+/* The refusals queued and moved nothing; released, the busy request completes whole. */
+static int nowait_refusals_cost(void *state)
+{
+	struct nowait *t = state;
+	struct timespec zero = { 0 }, ts = { .tv_sec = EVENT_WAIT_S };
+	const struct demo_irqdev_stats a = t->a;
+	struct demo_irqdev_stats m, b;
+	unsigned int np = t->np;
+	struct io_event ev;
+	int fd = t->fd, r, k;
+
+	r = io_getevents(t->ctx, 0, 1, &ev, &zero);
+	KTAP_EXPECT(r == 0, "the busy request (%u pieces) completed during the refusals", np);
+	KTAP_EXPECT(get_stats(fd, &m) == 0, "stats");
+	KTAP_EXPECT(DELTA(a, m, dma_eagain) == 7, "dma_eagain %+lld, want 7",
+		    DELTA(a, m, dma_eagain));
+	KTAP_EXPECT(DELTA(a, m, dma_queued) == 1 && DELTA(a, m, dma_sync_waits) == 0,
+		    "queued %+lld sync_waits %+lld, want +1 +0: a refused request was queued",
+		    DELTA(a, m, dma_queued), DELTA(a, m, dma_sync_waits));
+	KTAP_EXPECT(m.dma_held == np, "dma_held %llu, want %u", (unsigned long long)m.dma_held, np);
+	KTAP_EXPECT(dma_hold(fd, 0) == 0, "DMA_HOLD 0: %s", strerror(errno));
+	r = io_getevents(t->ctx, 1, 1, &ev, &ts);
+	KTAP_EXPECT(r == 1 && ev.obj == &t->busy && (long)ev.res == 3000,
+		    "the busy request: %d events, res %ld", r, r == 1 ? (long)ev.res : 0);
+	KTAP_EXPECT(wait_idle(fd, &b, EVENT_WAIT_S) == 0, "not idle");
+	KTAP_EXPECT(DELTA(a, b, dma_transfers) == np && DELTA(a, b, dma_bytes) == 3000,
+		    "transfers %+lld bytes %+lld, want %u and 3000: a refused request moved data",
+		    DELTA(a, b, dma_transfers), DELTA(a, b, dma_bytes), np);
+	for (k = 0; k < pg; k++)
+		KTAP_EXPECT(t->rb[k] == UNTOUCHED, "a refused read wrote byte %d of its buffer", k);
+	KTAP_EXPECT(dev_holds(fd, t->want, "after refused writes") == 0, "content");
+	return KTAP_PASS;
+}
+
+/* Idle, the same requests are served. */
+static int nowait_idle_served(void *state)
+{
+	struct nowait *t = state;
+	struct demo_irqdev_stats b;
+	unsigned char *rb = t->rb;
+	int fd = t->fd, r;
+	ssize_t n;
+	long d, res;
+
+	KTAP_EXPECT(wait_idle(fd, &b, EVENT_WAIT_S) == 0, "not idle");
+	n = preadv2(fd, &t->rv, 1, 100, RWF_NOWAIT);
+	KTAP_EXPECT(n == 200, "preadv2 RWF_NOWAIT, idle: %zd (%s)", n, n < 0 ? strerror(errno) : "");
+	d = pat_diff(rb, 100, 200, 60);
+	KTAP_EXPECT(d < 0, "preadv2 RWF_NOWAIT: data differs at %ld", d);
+	KTAP_EXPECT(wait_idle(fd, &b, EVENT_WAIT_S) == 0, "not idle");
+	memset(rb, UNTOUCHED, 200);
+	r = nowait_uring_read(t, &res);
+	if (r != KTAP_PASS)
+		return r;
+	KTAP_EXPECT(res == 200 && pat_diff(rb, 100, 200, 60) < 0,
+		    "io_uring READ RWF_NOWAIT, idle: res %ld", res);
+	KTAP_EXPECT(wait_idle(fd, &b, EVENT_WAIT_S) == 0, "not idle");
+	memset(rb, UNTOUCHED, 200);
+	KTAP_EXPECT(lseek(t->nb, 100, SEEK_SET) == 100, "lseek: %s", strerror(errno));
+	n = read(t->nb, rb, 200);
+	KTAP_EXPECT(n == 200 && pat_diff(rb, 100, 200, 60) < 0, "read(2) on O_NONBLOCK, idle: %zd (%s)",
+		    n, n < 0 ? strerror(errno) : "");
 	return KTAP_PASS;
 }
 
@@ -1429,137 +1661,13 @@ KTAP_TEST(cancel_queued, 60)
  */
 KTAP_TEST(nowait_busy, 60)
 {
-	struct timespec zero = { 0 }, ts = { .tv_sec = EVENT_WAIT_S };
-	struct demo_irqdev_stats a, m, b;
-	unsigned char want[DEV_SIZE], *ar, *rb, *wb;
-	struct iocb busy, nw[2], *cbs[2];
-	struct io_uring_sqe *sqe;
-	struct iovec v[4], rv, wv;
-	struct io_uring ring;
-	struct io_event ev;
-	io_context_t ctx = 0;
-	int fd, nb, r, k;
-	unsigned int np;
-	long ures[1];
-	ssize_t n;
-	long d;
+	static const test_step steps[] = {
+		nowait_setup, nowait_make_busy, nowait_refused, nowait_refusals_cost,
+		nowait_idle_served, nowait_teardown,
+	};
+	static struct nowait t;
 
-	fd = dma_begin(0, &a);
-	KTAP_EXPECT(fd >= 0, "device");
-	nb = dev_open(0, O_NONBLOCK);
-	KTAP_EXPECT(nb >= 0, "open O_NONBLOCK: %s", strerror(errno));
-	KTAP_EXPECT(io_setup(8, &ctx) == 0, "io_setup");
-	KTAP_EXPECT(io_uring_queue_init(8, &ring, 0) == 0, "io_uring_queue_init");
-	ar = arena(ARENA_PAGES);
-	rb = arena(1);
-	wb = arena(1);
-	KTAP_EXPECT(ar && rb && wb, "mmap");
-	KTAP_EXPECT(dev_put(fd, 60, want) == 0, "fill the file");
-	memset(rb, UNTOUCHED, pg);
-	pat_fill(wb, 100, 200, 61);
-	rv = (struct iovec){ rb, 200 };
-	wv = (struct iovec){ wb, 200 };
-	layout(v, 4, ar, 3000, 4);
-	np = pieces(v, 4, 3000);
-	KTAP_EXPECT(np >= 4, "layout: %u pieces", np);
-	KTAP_EXPECT(get_stats(fd, &a) == 0, "stats");
-	io_prep_preadv(&busy, fd, v, 4, 0);
-	busy.data = &busy;
-	cbs[0] = &busy;
-	/* queued, not started: busy for as long as the refusals take */
-	KTAP_EXPECT(dma_hold(fd, 1) == 0, "DMA_HOLD: %s", strerror(errno));
-	r = io_submit(ctx, 1, cbs);
-	KTAP_EXPECT(r == 1, "io_submit: %d", r);
-
-	errno = 0;
-	n = preadv2(fd, &rv, 1, 100, RWF_NOWAIT);
-	KTAP_EXPECT(n == -1 && errno == EAGAIN, "preadv2 RWF_NOWAIT while busy: %zd (%s)", n,
-		    strerror(errno));
-	errno = 0;
-	n = pwritev2(fd, &wv, 1, 100, RWF_NOWAIT);
-	KTAP_EXPECT(n == -1 && errno == EAGAIN, "pwritev2 RWF_NOWAIT while busy: %zd (%s)", n,
-		    strerror(errno));
-	io_prep_pread(&nw[0], fd, rb, 200, 100);
-	io_prep_pwrite(&nw[1], fd, wb, 200, 100);
-	for (k = 0; k < 2; k++) {
-		nw[k].aio_rw_flags = RWF_NOWAIT;
-		nw[k].data = &nw[k];
-		cbs[k] = &nw[k];
-	}
-	r = io_submit(ctx, 2, cbs);
-	KTAP_EXPECT(r == 2, "io_submit of two RWF_NOWAIT requests while busy: %d (%s)", r,
-		    r < 0 ? strerror(-r) : "short");
-	for (k = 0; k < 2; k++) {
-		r = io_getevents(ctx, 1, 1, &ev, &ts);
-		KTAP_EXPECT(r == 1, "io_getevents: %d", r);
-		KTAP_EXPECT(ev.obj == &nw[0] || ev.obj == &nw[1],
-			    "the busy request completed before the RWF_NOWAIT ones were refused");
-		KTAP_EXPECT((long)ev.res == -EAGAIN,
-			    "io_submit %s RWF_NOWAIT while busy: res %ld, want -EAGAIN",
-			    ev.obj == &nw[0] ? "PREAD" : "PWRITE", (long)ev.res);
-	}
-	sqe = sqe_for(&ring, 0);
-	io_uring_prep_read(sqe, fd, rb, 200, 100);
-	sqe->rw_flags = RWF_NOWAIT;
-	ures[0] = LONG_MIN;
-	KTAP_EXPECT(uring_reap(&ring, 1, ures, EVENT_WAIT_S) == 0, "io_uring");
-	KTAP_EXPECT(ures[0] == -EAGAIN, "io_uring READ RWF_NOWAIT while busy: res %ld, want -EAGAIN",
-		    ures[0]);
-	errno = 0;
-	n = read(nb, rb, 200);
-	KTAP_EXPECT(n == -1 && errno == EAGAIN, "read(2) on O_NONBLOCK while busy: %zd (%s)", n,
-		    strerror(errno));
-	errno = 0;
-	n = write(nb, wb, 200);
-	KTAP_EXPECT(n == -1 && errno == EAGAIN, "write(2) on O_NONBLOCK while busy: %zd (%s)", n,
-		    strerror(errno));
-	r = io_getevents(ctx, 0, 1, &ev, &zero);
-	KTAP_EXPECT(r == 0, "the busy request (%u pieces) completed during the refusals", np);
-	KTAP_EXPECT(get_stats(fd, &m) == 0, "stats");
-	KTAP_EXPECT(DELTA(a, m, dma_eagain) == 7, "dma_eagain %+lld, want 7",
-		    DELTA(a, m, dma_eagain));
-	KTAP_EXPECT(DELTA(a, m, dma_queued) == 1 && DELTA(a, m, dma_sync_waits) == 0,
-		    "queued %+lld sync_waits %+lld, want +1 +0: a refused request was queued",
-		    DELTA(a, m, dma_queued), DELTA(a, m, dma_sync_waits));
-	KTAP_EXPECT(m.dma_held == np, "dma_held %llu, want %u", (unsigned long long)m.dma_held, np);
-	KTAP_EXPECT(dma_hold(fd, 0) == 0, "DMA_HOLD 0: %s", strerror(errno));
-	r = io_getevents(ctx, 1, 1, &ev, &ts);
-	KTAP_EXPECT(r == 1 && ev.obj == &busy && (long)ev.res == 3000,
-		    "the busy request: %d events, res %ld", r, r == 1 ? (long)ev.res : 0);
-	KTAP_EXPECT(wait_idle(fd, &b, EVENT_WAIT_S) == 0, "not idle");
-	KTAP_EXPECT(DELTA(a, b, dma_transfers) == np && DELTA(a, b, dma_bytes) == 3000,
-		    "transfers %+lld bytes %+lld, want %u and 3000: a refused request moved data",
-		    DELTA(a, b, dma_transfers), DELTA(a, b, dma_bytes), np);
-	for (k = 0; k < pg; k++)
-		KTAP_EXPECT(rb[k] == UNTOUCHED, "a refused read wrote byte %d of its buffer", k);
-	KTAP_EXPECT(dev_holds(fd, want, "after refused writes") == 0, "content");
-
-	/* idle: served */
-	KTAP_EXPECT(wait_idle(fd, &b, EVENT_WAIT_S) == 0, "not idle");
-	n = preadv2(fd, &rv, 1, 100, RWF_NOWAIT);
-	KTAP_EXPECT(n == 200, "preadv2 RWF_NOWAIT, idle: %zd (%s)", n, n < 0 ? strerror(errno) : "");
-	d = pat_diff(rb, 100, 200, 60);
-	KTAP_EXPECT(d < 0, "preadv2 RWF_NOWAIT: data differs at %ld", d);
-	KTAP_EXPECT(wait_idle(fd, &b, EVENT_WAIT_S) == 0, "not idle");
-	memset(rb, UNTOUCHED, 200);
-	sqe = sqe_for(&ring, 0);
-	io_uring_prep_read(sqe, fd, rb, 200, 100);
-	sqe->rw_flags = RWF_NOWAIT;
-	ures[0] = LONG_MIN;
-	KTAP_EXPECT(uring_reap(&ring, 1, ures, EVENT_WAIT_S) == 0, "io_uring");
-	KTAP_EXPECT(ures[0] == 200 && pat_diff(rb, 100, 200, 60) < 0,
-		    "io_uring READ RWF_NOWAIT, idle: res %ld", ures[0]);
-	KTAP_EXPECT(wait_idle(fd, &b, EVENT_WAIT_S) == 0, "not idle");
-	memset(rb, UNTOUCHED, 200);
-	KTAP_EXPECT(lseek(nb, 100, SEEK_SET) == 100, "lseek: %s", strerror(errno));
-	n = read(nb, rb, 200);
-	KTAP_EXPECT(n == 200 && pat_diff(rb, 100, 200, 60) < 0, "read(2) on O_NONBLOCK, idle: %zd (%s)",
-		    n, n < 0 ? strerror(errno) : "");
-	io_uring_queue_exit(&ring);
-	io_destroy(ctx);
-	close(nb);
-	close(fd);
-	return KTAP_PASS;
+	return run_steps(steps, KTAP_ARRAY_SIZE(steps), &t);
 }
 
 /* A system call that must fail with @err. */
@@ -1613,8 +1721,9 @@ struct bad_input {
 	unsigned long long np, bytes;	/* pieces and bytes the edges moved */
 };
 
-static int bad_input_setup(struct bad_input *t)
+static int bad_input_setup(void *state)
 {
+	struct bad_input *t = state;
 	int k;
 
 	t->fd = dma_begin(0, &t->a);
@@ -1639,8 +1748,17 @@ static int bad_input_setup(struct bad_input *t)
 	return KTAP_PASS;
 }
 
-static int bad_input_sync(struct bad_input *t)
+static int bad_input_teardown(void *state)
 {
+	struct bad_input *t = state;
+
+	close_with_rings(t->fd, t->ctx, &t->ring);
+	return KTAP_PASS;
+}
+
+static int bad_input_sync(void *state)
+{
+	struct bad_input *t = state;
 	int fd = t->fd;
 
 	EXPECT_FAILS(read(fd, t->hole, 100), EFAULT, "read(2) into unmapped memory");
@@ -1656,8 +1774,9 @@ static int bad_input_sync(struct bad_input *t)
 	return KTAP_PASS;
 }
 
-static int bad_input_aio(struct bad_input *t)
+static int bad_input_aio(void *state)
 {
+	struct bad_input *t = state;
 	struct iocb cb, *cbs[1] = { &cb };
 	int fd = t->fd, r;
 
@@ -1679,8 +1798,9 @@ static int bad_input_aio(struct bad_input *t)
 }
 
 /* The refused io_uring requests, then zero-length ones, which move nothing. */
-static int bad_input_uring_and_empty(struct bad_input *t)
+static int bad_input_uring_and_empty(void *state)
 {
+	struct bad_input *t = state;
 	struct iocb cb;
 	int fd = t->fd;
 	ssize_t n;
@@ -1705,8 +1825,9 @@ static int bad_input_uring_and_empty(struct bad_input *t)
 }
 
 /* None of the requests so far moved, queued or pinned anything. */
-static int bad_input_nothing_moved(struct bad_input *t)
+static int bad_input_nothing_moved(void *state)
 {
+	struct bad_input *t = state;
 	struct demo_irqdev_stats m;
 	int k;
 
@@ -1729,8 +1850,9 @@ static int bad_input_nothing_moved(struct bad_input *t)
 }
 
 /* The edges, each with what it should cost: a second segment that faults. */
-static int bad_input_fault_edges(struct bad_input *t)
+static int bad_input_fault_edges(void *state)
 {
+	struct bad_input *t = state;
 	unsigned char *good = t->good;
 	struct iovec *v2 = t->v2;
 	int fd = t->fd;
@@ -1765,8 +1887,9 @@ static int bad_input_fault_edges(struct bad_input *t)
 }
 
 /* At, past and across the end of the file, by the synchronous calls. */
-static int bad_input_end_sync(struct bad_input *t)
+static int bad_input_end_sync(void *state)
 {
+	struct bad_input *t = state;
 	unsigned char *good = t->good;
 	int fd = t->fd;
 	ssize_t n;
@@ -1794,8 +1917,9 @@ static int bad_input_end_sync(struct bad_input *t)
 }
 
 /* The same edges by io_submit and io_uring. */
-static int bad_input_end_async(struct bad_input *t)
+static int bad_input_end_async(void *state)
 {
+	struct bad_input *t = state;
 	unsigned char *good = t->good;
 	int fd = t->fd;
 	struct iocb cb;
@@ -1831,8 +1955,9 @@ static int bad_input_end_async(struct bad_input *t)
 }
 
 /* The edges cost one transfer per piece they moved, and left the file as said. */
-static int bad_input_edges_cost(struct bad_input *t)
+static int bad_input_edges_cost(void *state)
 {
+	struct bad_input *t = state;
 	struct demo_irqdev_stats b;
 	unsigned long long np = t->np, bytes = t->bytes;
 
@@ -1848,24 +1973,14 @@ static int bad_input_edges_cost(struct bad_input *t)
 
 KTAP_TEST(bad_input, 60)
 {
-	static int (*const steps[])(struct bad_input *t) = {
+	static const test_step steps[] = {
 		bad_input_setup, bad_input_sync, bad_input_aio, bad_input_uring_and_empty,
 		bad_input_nothing_moved, bad_input_fault_edges, bad_input_end_sync,
-		bad_input_end_async, bad_input_edges_cost,
+		bad_input_end_async, bad_input_edges_cost, bad_input_teardown,
 	};
 	static struct bad_input t;
-	size_t k;
-	int r;
 
-	for (k = 0; k < KTAP_ARRAY_SIZE(steps); k++) {
-		r = steps[k](&t);
-		if (r != KTAP_PASS)
-			return r;
-	}
-	io_uring_queue_exit(&t.ring);
-	io_destroy(t.ctx);
-	close(t.fd);
-	return KTAP_PASS;
+	return run_steps(steps, KTAP_ARRAY_SIZE(steps), &t);
 }
 
 /*
