@@ -2503,74 +2503,81 @@ static void *sync_read(void *arg)
 	return NULL;
 }
 
-/*
- * In a child (so that every file of it is closed when it ends): requests on
- * /dev/demo_irqdev1, then the device unbound through sysfs. A synchronous
- * preadv(2) of eight pieces on the wire (800 ms), a synchronous one of one
- * piece queued behind it, five io_submit PREADs and two io_uring READs
- * queued: unbind returns within a bound; the queued ones complete with
- * -ENODEV (the synchronous one: -1 ENODEV); the one on the wire with its
- * bytes (all, or the whole pieces it moved) or -ENODEV/-EIO; a new request
- * on the old file fails with ENODEV; every pin is released. The queue is
- * held once the first is on the wire: the others stay queued until the
- * unbind, however slow the machine; the first may be done by then, which
- * the checks allow.
- */
-static int unbind_body(const char *bdf)
-{
-	struct timespec ts = { .tv_sec = EVENT_WAIT_S };
-	struct demo_irqdev_stats a, m;
-	struct sync_reader s1, s2;
+/* What the steps of unbind_body share. */
+struct unbind {
+	int fd;
+	io_context_t ctx;
+	struct io_uring ring;
+	struct sync_reader s1, s2;	/* eight pieces on the wire; one queued */
+	pthread_t t1, t2;		/* their threads */
 	struct iocb cb[5], *cbs[5];
 	struct io_event ev[5];
-	struct io_uring ring;
-	io_context_t ctx = 0;
-	unsigned char *big, *bufs;
-	long long acq0 = -1, rel0 = -1, da, dr;
-	long ures[2] = { LONG_MIN, LONG_MIN };
-	pthread_t t1, t2;
-	bool pins = read_pins(&acq0, &rel0) == 0;
-	int fd, k, r, got, ret = KTAP_PASS;
-	double t0, dt;
-	char buf[16];
+	long ures[2];
+	unsigned char *bufs;
+	struct demo_irqdev_stats a;	/* before the first request */
+	struct demo_irqdev_stats m;	/* when the first reached the device */
+};
 
-	fd = dma_begin(1, &a);
-	KTAP_EXPECT(fd >= 0, "device");
-	KTAP_EXPECT(io_setup(16, &ctx) == 0, "io_setup");
-	KTAP_EXPECT(io_uring_queue_init(8, &ring, 0) == 0, "io_uring_queue_init");
+static int unbind_setup(struct unbind *u)
+{
+	unsigned char *big;
+	int k;
+
+	u->fd = dma_begin(1, &u->a);
+	KTAP_EXPECT(u->fd >= 0, "device");
+	KTAP_EXPECT(io_setup(16, &u->ctx) == 0, "io_setup");
+	KTAP_EXPECT(io_uring_queue_init(8, &u->ring, 0) == 0, "io_uring_queue_init");
 	big = arena(8);
-	bufs = arena(8);
-	KTAP_EXPECT(big && bufs, "mmap");
-	KTAP_EXPECT(dev_put(fd, 90, NULL) == 0, "fill the file");
-	s1 = (struct sync_reader){ .fd = fd, .n = 8 };
+	u->bufs = arena(8);
+	KTAP_EXPECT(big && u->bufs, "mmap");
+	KTAP_EXPECT(dev_put(u->fd, 90, NULL) == 0, "fill the file");
+	u->s1 = (struct sync_reader){ .fd = u->fd, .n = 8 };
 	for (k = 0; k < 8; k++)
-		s1.v[k] = (struct iovec){ big + k * pg + 100, 500 };
-	s2 = (struct sync_reader){ .fd = fd, .n = 1, .v[0] = { bufs + 7 * pg, 200 } };
-	KTAP_EXPECT(get_stats(fd, &a) == 0, "stats");
-	KTAP_EXPECT(pthread_create(&t1, NULL, sync_read, &s1) == 0, "thread");
-	KTAP_EXPECT(wait_reached(fd, &a, 1, 0, &m) == 0,
+		u->s1.v[k] = (struct iovec){ big + k * pg + 100, 500 };
+	u->s2 = (struct sync_reader){ .fd = u->fd, .n = 1, .v[0] = { u->bufs + 7 * pg, 200 } };
+	u->ures[0] = LONG_MIN;
+	u->ures[1] = LONG_MIN;
+	KTAP_EXPECT(get_stats(u->fd, &u->a) == 0, "stats");
+	return KTAP_PASS;
+}
+
+/* The first preadv(2) on the wire, the queue held, the second waiting for it. */
+static int unbind_start_sync(struct unbind *u)
+{
+	KTAP_EXPECT(pthread_create(&u->t1, NULL, sync_read, &u->s1) == 0, "thread");
+	KTAP_EXPECT(wait_reached(u->fd, &u->a, 1, 0, &u->m) == 0,
 		    "the 8-piece preadv never reached the device");
-	KTAP_EXPECT(dma_hold(fd, 1) == 0, "DMA_HOLD: %s", strerror(errno));
-	KTAP_EXPECT(pthread_create(&t2, NULL, sync_read, &s2) == 0, "thread");
-	/*
-	 * From here to the unbind a failure does not return: the second
-	 * preadv(2) waits, unkillable, for the held queue; the unbind ends it.
-	 */
-	prep_reads(cb, cbs, 5, fd, bufs, false);
-	r = io_submit(ctx, 5, cbs);
+	KTAP_EXPECT(dma_hold(u->fd, 1) == 0, "DMA_HOLD: %s", strerror(errno));
+	KTAP_EXPECT(pthread_create(&u->t2, NULL, sync_read, &u->s2) == 0, "thread");
+	return KTAP_PASS;
+}
+
+/*
+ * The io_submit and io_uring requests queued too, and the device holding
+ * them all: KTAP_PASS, or KTAP_FAIL said, never a return before the end
+ * (see unbind_body()).
+ */
+static int unbind_queue_rest(struct unbind *u)
+{
+	const struct demo_irqdev_stats a = u->a;
+	struct demo_irqdev_stats m = u->m;	/* updated once all have reached it */
+	int fd = u->fd, k, r, ret = KTAP_PASS;
+
+	prep_reads(u->cb, u->cbs, 5, fd, u->bufs, false);
+	r = io_submit(u->ctx, 5, u->cbs);
 	if (r != 5) {
 		ktap_diag("io_submit: %d", r);
 		ret = KTAP_FAIL;
 	}
 	for (k = 0; k < 2; k++)
-		io_uring_prep_read(sqe_for(&ring, k), fd, bufs + (5 + k) * pg, 300, 0);
-	r = io_uring_submit(&ring);
+		io_uring_prep_read(sqe_for(&u->ring, k), fd, u->bufs + (5 + k) * pg, 300, 0);
+	r = io_uring_submit(&u->ring);
 	if (r != 2) {
 		ktap_diag("io_uring_submit: %d", r);
 		ret = KTAP_FAIL;
 	}
 	/* the io_uring ones reach the driver from io-wq (the device is busy) */
-	if (ret == KTAP_PASS && wait_reached(fd, &a, 2, 7, &m)) {
+	if (ret == KTAP_PASS && wait_reached(fd, &u->a, 2, 7, &m)) {
 		ktap_diag("not all 10 requests reached the device: synchronous %+lld, queued %+lld",
 			  DELTA(a, m, dma_sync_waits), DELTA(a, m, dma_queued));
 		ret = KTAP_FAIL;
@@ -2585,32 +2592,41 @@ static int unbind_body(const char *bdf)
 	}
 	ktap_diag("before the unbind: the first %s", DELTA(a, m, dma_irq_completions) ?
 		  "already done" : "on the wire");
-	t0 = ktap_now();
-	r = write_file(DRIVER_DIR "/unbind", bdf);
-	dt = ktap_now() - t0;
-	ktap_diag("unbind %s with 10 requests in flight: %s after %.3f s", bdf,
-		  r ? strerror(errno) : "done", dt);
-	if (r)
-		dma_hold(fd, 0);	/* still bound: let the queued ones run and end */
-	KTAP_EXPECT(r == 0, "unbind");
-	KTAP_EXPECT(dt < EVENT_WAIT_S, "unbind took %.1f s", dt);
-	pthread_join(t1, NULL);
-	pthread_join(t2, NULL);
-	KTAP_EXPECT(ret == KTAP_PASS, "the requests were not all queued before the unbind");
+	return ret;
+}
+
+/* After the unbind: the five events and the two CQEs. */
+static int unbind_reap(struct unbind *u)
+{
+	struct timespec ts = { .tv_sec = EVENT_WAIT_S };
+	int k, r, got;
+
 	for (got = 0; got < 5; got += r) {
-		r = io_getevents(ctx, 1, 5 - got, ev + got, &ts);
+		r = io_getevents(u->ctx, 1, 5 - got, u->ev + got, &ts);
 		KTAP_EXPECT(r > 0, "io_getevents after %d of 5 events: %d", got, r);
 	}
 	for (k = 0; k < 2; k++) {
 		struct __kernel_timespec uts = { .tv_sec = EVENT_WAIT_S };
 		struct io_uring_cqe *cqe;
 
-		r = io_uring_wait_cqe_timeout(&ring, &cqe, &uts);
+		r = io_uring_wait_cqe_timeout(&u->ring, &cqe, &uts);
 		KTAP_EXPECT(r == 0, "CQE %d after the unbind: %s", k, strerror(-r));
-		KTAP_EXPECT(cqe->user_data < 2 && ures[cqe->user_data] == LONG_MIN, "CQE twice");
-		ures[cqe->user_data] = cqe->res;
-		io_uring_cqe_seen(&ring, cqe);
+		KTAP_EXPECT(cqe->user_data < 2 && u->ures[cqe->user_data] == LONG_MIN, "CQE twice");
+		u->ures[cqe->user_data] = cqe->res;
+		io_uring_cqe_seen(&u->ring, cqe);
 	}
+	return KTAP_PASS;
+}
+
+/* The one on the wire: its bytes or ENODEV/EIO; the queued ones and new ones: ENODEV. */
+static int unbind_results(struct unbind *u)
+{
+	const struct sync_reader s1 = u->s1, s2 = u->s2;
+	const struct io_event *ev = u->ev;
+	const long *ures = u->ures;
+	char buf[16];
+	int k, r;
+
 	ktap_diag("on the wire: preadv %zd (%s); queued: preadv %zd (%s), io_submit %ld %ld %ld %ld %ld, io_uring %ld %ld",
 		  s1.res, strerror(s1.err), s2.res, strerror(s2.err), (long)ev[0].res,
 		  (long)ev[1].res, (long)ev[2].res, (long)ev[3].res, (long)ev[4].res, ures[0],
@@ -2627,12 +2643,61 @@ static int unbind_body(const char *bdf)
 	for (k = 0; k < 2; k++)
 		KTAP_EXPECT(ures[k] == -ENODEV, "queued io_uring READ: res %ld, want -ENODEV", ures[k]);
 	errno = 0;
-	r = pread(fd, buf, sizeof(buf), 0);
+	r = pread(u->fd, buf, sizeof(buf), 0);
 	KTAP_EXPECT(r == -1 && errno == ENODEV, "pread(2) on the unbound device: %d (%s), want ENODEV",
 		    r, strerror(errno));
-	io_uring_queue_exit(&ring);
-	io_destroy(ctx);
-	close(fd);
+	return KTAP_PASS;
+}
+
+/*
+ * In a child (so that every file of it is closed when it ends): requests on
+ * /dev/demo_irqdev1, then the device unbound through sysfs. A synchronous
+ * preadv(2) of eight pieces on the wire (800 ms), a synchronous one of one
+ * piece queued behind it, five io_submit PREADs and two io_uring READs
+ * queued: unbind returns within a bound; the queued ones complete with
+ * -ENODEV (the synchronous one: -1 ENODEV); the one on the wire with its
+ * bytes (all, or the whole pieces it moved) or -ENODEV/-EIO; a new request
+ * on the old file fails with ENODEV; every pin is released. The queue is
+ * held once the first is on the wire: the others stay queued until the
+ * unbind, however slow the machine; the first may be done by then, which
+ * the checks allow.
+ */
+static int unbind_body(const char *bdf)
+{
+	static struct unbind u;
+	long long acq0 = -1, rel0 = -1, da, dr;
+	bool pins = read_pins(&acq0, &rel0) == 0;
+	int r, ret;
+	double t0, dt;
+
+	r = unbind_setup(&u);
+	if (r == KTAP_PASS)
+		r = unbind_start_sync(&u);
+	if (r != KTAP_PASS)
+		return r;
+	/*
+	 * From here to the unbind a failure does not return: the second
+	 * preadv(2) waits, unkillable, for the held queue; the unbind ends it.
+	 */
+	ret = unbind_queue_rest(&u);
+	t0 = ktap_now();
+	r = write_file(DRIVER_DIR "/unbind", bdf);
+	dt = ktap_now() - t0;
+	ktap_diag("unbind %s with 10 requests in flight: %s after %.3f s", bdf,
+		  r ? strerror(errno) : "done", dt);
+	if (r)
+		dma_hold(u.fd, 0);	/* still bound: let the queued ones run and end */
+	KTAP_EXPECT(r == 0, "unbind");
+	KTAP_EXPECT(dt < EVENT_WAIT_S, "unbind took %.1f s", dt);
+	pthread_join(u.t1, NULL);
+	pthread_join(u.t2, NULL);
+	KTAP_EXPECT(ret == KTAP_PASS, "the requests were not all queued before the unbind");
+	r = unbind_reap(&u);
+	if (r == KTAP_PASS)
+		r = unbind_results(&u);
+	if (r != KTAP_PASS)
+		return r;
+	close_with_rings(u.fd, u.ctx, &u.ring);
 	if (pins) {
 		r = pins_settle(acq0, rel0, &da, &dr, EVENT_WAIT_S);
 		ktap_diag("FOLL_PIN across the unbind: %lld taken, %lld released", da, dr);
