@@ -2073,6 +2073,85 @@ static int pins_settle(long long acq0, long long rel0, long long *da, long long 
 	}
 }
 
+/* One request by each of several paths; the pieces the registered buffer moved. */
+static int pins_some_paths(struct io *io, unsigned long long *fixed_pieces)
+{
+	static const enum path some[] = {
+		P_PREADV, P_WRITEV, P_AIO_PREADV, P_AIO_PWRITE, P_URING_READV,
+		P_URING_WRITE, P_URING_READ_FIXED, P_URING_WRITE_FIXED,
+	};
+	struct iovec v[4];
+	unsigned long long p0;
+	size_t i;
+	long res;
+
+	for (i = 0; i < KTAP_ARRAY_SIZE(some); i++) {
+		int n = io_layout(io, some[i], v, 1000 + 333 * i, i);
+
+		p0 = io->pieces;
+		res = xfer(io, some[i], v, n, 7 * i);
+		KTAP_EXPECT(res == (long)(1000 + 333 * i), "%s: %ld", paths[some[i]].name, res);
+		if (paths[some[i]].fixed)
+			*fixed_pieces += io->pieces - p0;
+	}
+	return KTAP_PASS;
+}
+
+/* Short at a read-only second segment @ro; refused at a read-only first one. */
+static int pins_bad_segments(struct io *io, unsigned char *ro)
+{
+	struct iovec bad[2];
+	long res;
+
+	bad[0] = (struct iovec){ io->a + pg - 10, 300 };
+	bad[1] = (struct iovec){ ro, 100 };
+	res = xfer(io, P_AIO_PREADV, bad, 2, 0);
+	KTAP_EXPECT(res == 300, "io_submit PREADV, second segment read-only: %ld, want 300", res);
+	res = xfer(io, P_READV, bad, 2, 0);
+	KTAP_EXPECT(res == 300, "readv(2), second segment read-only: %ld, want 300", res);
+	bad[0] = (struct iovec){ ro, 100 };
+	bad[1] = (struct iovec){ io->a + pg - 10, 300 };
+	res = xfer(io, P_PREADV, bad, 2, 0);
+	KTAP_EXPECT(res == -EFAULT, "preadv(2), first segment read-only: %ld, want -EFAULT", res);
+	return KTAP_PASS;
+}
+
+/*
+ * Four queued (the queue held: none starts), the last two cancelled where
+ * the driver can; the pieces they hold in *@batch.
+ */
+static int pins_queued(struct io *io, unsigned char *bufs, unsigned long long *batch)
+{
+	struct timespec zero = { 0 }, ts = { .tv_sec = EVENT_WAIT_S };
+	struct demo_irqdev_stats a, m;
+	struct iocb cb[4], *cbs[4];
+	struct io_event ev[4], dummy;
+	int fd = io->fd, k, r, got;
+
+	for (k = 0; k < 4; k++) {
+		io_prep_pread(&cb[k], fd, bufs + k * pg + pg - 100, 300, k * 300);
+		cbs[k] = &cb[k];
+		*batch += 2;
+	}
+	KTAP_EXPECT(get_stats(fd, &a) == 0, "stats");
+	KTAP_EXPECT(dma_hold(fd, 1) == 0, "DMA_HOLD: %s", strerror(errno));
+	r = io_submit(io->aio, 4, cbs);
+	KTAP_EXPECT(r == 4, "io_submit: %d", r);
+	KTAP_EXPECT(io_getevents(io->aio, 0, 4, ev, &zero) == 0, "events right after io_submit");
+	KTAP_EXPECT(get_stats(fd, &m) == 0, "stats");
+	KTAP_EXPECT(m.dma_held == *batch,
+		    "dma_held %llu with 4 requests of 2 pieces waiting, want %llu",
+		    (unsigned long long)m.dma_held, *batch);
+	io_cancel(io->aio, &cb[3], &dummy);
+	io_cancel(io->aio, &cb[2], &dummy);
+	KTAP_EXPECT(dma_hold(fd, 0) == 0, "DMA_HOLD 0: %s", strerror(errno));
+	for (got = 0; got < 4; got += r) {
+		r = io_getevents(io->aio, 1, 4 - got, ev, &ts);
+		KTAP_EXPECT(r > 0, "io_getevents: %d", r);
+	}
+	return KTAP_PASS;
+}
+
 /*
  * Every pin the requests took is released once they are done (vmstat's
  * nr_foll_pin_acquired - nr_foll_pin_released back where it was), whatever
@@ -2084,17 +2163,12 @@ static int pins_settle(long long acq0, long long rel0, long long *da, long long 
  */
 KTAP_TEST(pins_released, 60)
 {
-	struct timespec zero = { 0 }, ts = { .tv_sec = EVENT_WAIT_S };
-	struct demo_irqdev_stats a, m, b;
+	struct demo_irqdev_stats a, b;
 	long long acq0, rel0, da, dr;
-	unsigned long long user_pieces, fixed_pieces = 0, p0, batch = 0;
-	struct iocb cb[4], *cbs[4];
-	struct io_event ev[4], dummy;
-	struct iovec v[4], bad[2];
+	unsigned long long user_pieces, fixed_pieces = 0, batch = 0;
 	unsigned char *ro, *bufs;
 	struct io io;
-	int fd, k, r, got;
-	long res;
+	int fd, r;
 
 	if (read_pins(&acq0, &rel0)) {
 		ktap_diag("SKIP: /proc/vmstat has no nr_foll_pin_acquired/released");
@@ -2108,55 +2182,13 @@ KTAP_TEST(pins_released, 60)
 	ro = mmap(NULL, pg, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	bufs = arena(5);	/* the fourth buffer runs into a fifth page */
 	KTAP_EXPECT(ro != MAP_FAILED && bufs, "mmap");
-	{
-		static const enum path some[] = {
-			P_PREADV, P_WRITEV, P_AIO_PREADV, P_AIO_PWRITE, P_URING_READV,
-			P_URING_WRITE, P_URING_READ_FIXED, P_URING_WRITE_FIXED,
-		};
-		size_t i;
-
-		for (i = 0; i < KTAP_ARRAY_SIZE(some); i++) {
-			int n = io_layout(&io, some[i], v, 1000 + 333 * i, i);
-
-			p0 = io.pieces;
-			res = xfer(&io, some[i], v, n, 7 * i);
-			KTAP_EXPECT(res == (long)(1000 + 333 * i), "%s: %ld", paths[some[i]].name, res);
-			if (paths[some[i]].fixed)
-				fixed_pieces += io.pieces - p0;
-		}
-	}
-	/* short at a read-only second segment; refused at a read-only first one */
-	bad[0] = (struct iovec){ io.a + pg - 10, 300 };
-	bad[1] = (struct iovec){ ro, 100 };
-	res = xfer(&io, P_AIO_PREADV, bad, 2, 0);
-	KTAP_EXPECT(res == 300, "io_submit PREADV, second segment read-only: %ld, want 300", res);
-	res = xfer(&io, P_READV, bad, 2, 0);
-	KTAP_EXPECT(res == 300, "readv(2), second segment read-only: %ld, want 300", res);
-	bad[0] = (struct iovec){ ro, 100 };
-	bad[1] = (struct iovec){ io.a + pg - 10, 300 };
-	res = xfer(&io, P_PREADV, bad, 2, 0);
-	KTAP_EXPECT(res == -EFAULT, "preadv(2), first segment read-only: %ld, want -EFAULT", res);
-	/* four queued (the queue held: none starts), the last two cancelled where the driver can */
-	for (k = 0; k < 4; k++) {
-		io_prep_pread(&cb[k], fd, bufs + k * pg + pg - 100, 300, k * 300);
-		cbs[k] = &cb[k];
-		batch += 2;
-	}
-	KTAP_EXPECT(get_stats(fd, &a) == 0, "stats");
-	KTAP_EXPECT(dma_hold(fd, 1) == 0, "DMA_HOLD: %s", strerror(errno));
-	r = io_submit(io.aio, 4, cbs);
-	KTAP_EXPECT(r == 4, "io_submit: %d", r);
-	KTAP_EXPECT(io_getevents(io.aio, 0, 4, ev, &zero) == 0, "events right after io_submit");
-	KTAP_EXPECT(get_stats(fd, &m) == 0, "stats");
-	KTAP_EXPECT(m.dma_held == batch, "dma_held %llu with 4 requests of 2 pieces waiting, want %llu",
-		    (unsigned long long)m.dma_held, batch);
-	io_cancel(io.aio, &cb[3], &dummy);
-	io_cancel(io.aio, &cb[2], &dummy);
-	KTAP_EXPECT(dma_hold(fd, 0) == 0, "DMA_HOLD 0: %s", strerror(errno));
-	for (got = 0; got < 4; got += r) {
-		r = io_getevents(io.aio, 1, 4 - got, ev, &ts);
-		KTAP_EXPECT(r > 0, "io_getevents: %d", r);
-	}
+	r = pins_some_paths(&io, &fixed_pieces);
+	if (r == KTAP_PASS)
+		r = pins_bad_segments(&io, ro);
+	if (r == KTAP_PASS)
+		r = pins_queued(&io, bufs, &batch);
+	if (r != KTAP_PASS)
+		return r;
 	/* pinned at submission, cancelled or not */
 	user_pieces = io.pieces - fixed_pieces + batch;
 	r = io_uring_unregister_buffers(&io.ring);
