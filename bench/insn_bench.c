@@ -191,51 +191,75 @@ static int open_impl(const char *arg, char *name, size_t len)
 	return fd;
 }
 
-static void suite_chardev(int argc, char **argv)
+/* The cases of a suite on one implementation, IMPL named @impl, open as @fd. */
+typedef void (*impl_cases_fn)(const char *impl, int fd);
+
+/* Each IMPL=/dev/PATH argument in turn: opened, its cases run, closed. */
+static void run_per_impl(int argc, char **argv, impl_cases_fn cases)
 {
-	static const int segs[] = { 1, 16, 1024 };
-	static const size_t lens[] = { 64, 4096 };
 	char impl[32];
-	int a, w, s, l, fd;
+	int a, fd;
 
 	for (a = 0; a < argc; a++) {
 		fd = open_impl(argv[a], impl, sizeof(impl));
-		for (w = 0; w < 2; w++) {
-			for (l = 0; l < 2; l++) {
-				run_case("chardev", impl, fd, w, "ubuf", req_ubuf, 1, lens[l]);
-				for (s = 0; s < 3; s++)
-					run_case("chardev", impl, fd, w, "iovec", req_iovec,
-						 segs[s], lens[l]);
-			}
-		}
+		cases(impl, fd);
 		close(fd);
 	}
+}
+
+static void chardev_cases(const char *impl, int fd)
+{
+	static const int segs[] = { 1, 16, 1024 };
+	static const size_t lens[] = { 64, 4096 };
+	int w, s, l;
+
+	for (w = 0; w < 2; w++) {
+		for (l = 0; l < 2; l++) {
+			run_case("chardev", impl, fd, w, "ubuf", req_ubuf, 1, lens[l]);
+			for (s = 0; s < 3; s++)
+				run_case("chardev", impl, fd, w, "iovec", req_iovec, segs[s],
+					 lens[l]);
+		}
+	}
+}
+
+static void suite_chardev(int argc, char **argv)
+{
+	run_per_impl(argc, argv, chardev_cases);
+}
+
+static void aio_cases(const char *impl, int fd)
+{
+	static const int segs[] = { 1, 4, 16, 64 };
+	int w, s;
+
+	for (w = 0; w < 2; w++)
+		for (s = 0; s < 4; s++)
+			run_case("aio", impl, fd, w, "iovec", req_aio, segs[s], 4096);
 }
 
 static void suite_aio(int argc, char **argv)
 {
-	static const int segs[] = { 1, 4, 16, 64 };
-	char impl[32];
-	int a, w, s, fd;
-
 	if (syscall(SYS_io_setup, 8, &ctx))
 		fail("io_setup");
-	for (a = 0; a < argc; a++) {
-		fd = open_impl(argv[a], impl, sizeof(impl));
-		for (w = 0; w < 2; w++)
-			for (s = 0; s < 4; s++)
-				run_case("aio", impl, fd, w, "iovec", req_aio, segs[s], 4096);
-		close(fd);
-	}
+	run_per_impl(argc, argv, aio_cases);
+}
+
+static void uring_cases(const char *impl, int fd)
+{
+	static const int segs[] = { 1, 1, 16, 1024 };
+	static const size_t lens[] = { 64, 4096, 4096, 4096 };
+	int w, s;
+
+	for (w = 0; w < 2; w++)
+		for (s = 0; s < 4; s++)
+			run_case("uring", impl, fd, w, "bvec", req_fixed, segs[s], lens[s]);
 }
 
 static void suite_uring(int argc, char **argv)
 {
-	static const int segs[] = { 1, 1, 16, 1024 };
-	static const size_t lens[] = { 64, 4096, 4096, 4096 };
 	struct iovec whole = { buf, (size_t)MAX_SEGS * MAX_SEG_LEN };
-	char impl[32];
-	int a, w, s, fd, r;
+	int r;
 
 	r = io_uring_queue_init(8, &ring, 0);
 	if (r == -ENOSYS) {
@@ -252,13 +276,7 @@ static void suite_uring(int argc, char **argv)
 		errno = -r;
 		fail("io_uring_register_buffers");
 	}
-	for (a = 0; a < argc; a++) {
-		fd = open_impl(argv[a], impl, sizeof(impl));
-		for (w = 0; w < 2; w++)
-			for (s = 0; s < 4; s++)
-				run_case("uring", impl, fd, w, "bvec", req_fixed, segs[s], lens[s]);
-		close(fd);
-	}
+	run_per_impl(argc, argv, uring_cases);
 	io_uring_queue_exit(&ring);
 }
 
@@ -328,22 +346,22 @@ bad:
 	exit(1);
 }
 
-static void suite_async(int argc, char **argv)
+static void async_cases(const char *impl, int fd)
 {
 	static const int segs[] = { 1, 16, 64 };
-	char impl[32];
-	int a, w, s, m, fd;
+	int w, s, m;
 
+	for (w = 0; w < 2; w++)
+		for (s = 0; s < 3; s++)
+			for (m = 0; m < 2; m++)
+				run_async_case(impl, fd, w, m, segs[s]);
+}
+
+static void suite_async(int argc, char **argv)
+{
 	if (syscall(SYS_io_setup, 8, &ctx))
 		fail("io_setup");
-	for (a = 0; a < argc; a++) {
-		fd = open_impl(argv[a], impl, sizeof(impl));
-		for (w = 0; w < 2; w++)
-			for (s = 0; s < 3; s++)
-				for (m = 0; m < 2; m++)
-					run_async_case(impl, fd, w, m, segs[s]);
-		close(fd);
-	}
+	run_per_impl(argc, argv, async_cases);
 }
 
 /* seg_len carries the number of interrupts, write selects NMIs: done. */

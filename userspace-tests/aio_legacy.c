@@ -106,6 +106,15 @@ static int submit(io_context_t ctx, struct iocb *cb, long *res)
 	return 1;
 }
 
+/* submit(), its answer and res said with @what (and the kernel) in front. */
+static int submit_said(io_context_t ctx, struct iocb *cb, long *res, const char *what)
+{
+	int r = submit(ctx, cb, res);
+
+	ktap_diag("%s: %s -> %d, res %ld", ktap_kernel(), what, r, *res);
+	return r;
+}
+
 KTAP_TEST(aio_legacy_io_submit, 30)
 {
 	unsigned char a[64], b[200], in[264], out[264];
@@ -128,8 +137,7 @@ KTAP_TEST(aio_legacy_io_submit, 30)
 	memcpy(out + 64, b, 200);
 
 	io_prep_pwritev(&cb, fd, wv, 2, 3000);
-	r = submit(ctx, &cb, &res);
-	ktap_diag("%s: io_submit PWRITEV -> %d, res %ld", ktap_kernel(), r, res);
+	r = submit_said(ctx, &cb, &res, "io_submit PWRITEV");
 	if (!serves)
 		KTAP_EXPECT(r == -EINVAL, "stock kernel must refuse: %d", r);
 	else
@@ -137,8 +145,7 @@ KTAP_TEST(aio_legacy_io_submit, 30)
 
 	memset(in, 0, sizeof(in));
 	io_prep_preadv(&cb, fd, rv, 3, 3000);
-	r = submit(ctx, &cb, &res);
-	ktap_diag("%s: io_submit PREADV -> %d, res %ld", ktap_kernel(), r, res);
+	r = submit_said(ctx, &cb, &res, "io_submit PREADV");
 	if (!serves)
 		KTAP_EXPECT(r == -EINVAL, "stock kernel must refuse: %d", r);
 	else
@@ -214,8 +221,7 @@ static int nonseekable_body(io_context_t ctx, int fd, int serves)
 	KTAP_EXPECT(write(fd, b, 10) == 10, "write: %s", strerror(errno));
 
 	io_prep_pwritev(&cb, fd, wv, 2, 3000);
-	r = submit(ctx, &cb, &res);
-	ktap_diag("%s: nonseekable PWRITEV at 3000 -> %d, res %ld", ktap_kernel(), r, res);
+	r = submit_said(ctx, &cb, &res, "nonseekable PWRITEV at 3000");
 	if (!serves) {
 		KTAP_EXPECT(r == -EINVAL, "stock kernel must refuse: %d", r);
 		return KTAP_PASS;
@@ -264,8 +270,7 @@ static int nowait_body(io_context_t ctx, int fd, int nbfd, int serves)
 
 	n0 = total_requests(fd);
 	io_prep_preadv2(&cb, fd, rv, 2, 5000, RWF_NOWAIT);
-	r = submit(ctx, &cb, &res);
-	ktap_diag("%s: RWF_NOWAIT PREADV, blocking file -> %d, res %ld", ktap_kernel(), r, res);
+	r = submit_said(ctx, &cb, &res, "RWF_NOWAIT PREADV, blocking file");
 	if (!serves) {
 		KTAP_EXPECT(r == -EINVAL, "stock kernel must refuse: %d", r);
 		return KTAP_PASS;
@@ -276,8 +281,7 @@ static int nowait_body(io_context_t ctx, int fd, int nbfd, int serves)
 
 	memset(in, 0, sizeof(in));
 	io_prep_preadv2(&cb, nbfd, rv, 2, 5000, RWF_NOWAIT);
-	r = submit(ctx, &cb, &res);
-	ktap_diag("%s: RWF_NOWAIT PREADV, O_NONBLOCK file -> %d, res %ld", ktap_kernel(), r, res);
+	r = submit_said(ctx, &cb, &res, "RWF_NOWAIT PREADV, O_NONBLOCK file");
 	KTAP_EXPECT(r == 1 && res == 264 && !memcmp(in, out, 264),
 		    "O_NONBLOCK file must be served: %d/%ld", r, res);
 

@@ -36,6 +36,37 @@
 
 #define MAX_SEGS	1025
 
+/*
+ * One vectored request, @op IO_CMD_PREADV or IO_CMD_PWRITEV, of @v[@n] at
+ * @off on @fd. vec_wait() waits for its event: the event's res, or what
+ * ct_aio_submit_wait() says instead (io_submit()'s answer in *@sr).
+ * vec_submit() is for a request io_submit() must refuse: its answer.
+ */
+static void vec_prep(struct iocb *cb, int fd, int op, const struct iovec *v, int n, long long off)
+{
+	if (op == IO_CMD_PWRITEV)
+		io_prep_pwritev(cb, fd, v, n, off);
+	else
+		io_prep_preadv(cb, fd, v, n, off);
+}
+
+static long vec_wait(io_context_t ctx, int fd, int op, const struct iovec *v, int n, long long off,
+		     int *sr)
+{
+	struct iocb cb;
+
+	vec_prep(&cb, fd, op, v, n, off);
+	return ct_aio_submit_wait(ctx, &cb, CT_AIO_WAIT_S, sr);
+}
+
+static int vec_submit(io_context_t ctx, int fd, int op, const struct iovec *v, int n, long long off)
+{
+	struct iocb cb, *cbs[1] = { &cb };
+
+	vec_prep(&cb, fd, op, v, n, off);
+	return io_submit(ctx, 1, cbs);
+}
+
 /* Segment sizes: a mix of tiny, odd and page-sized pieces. */
 static size_t seg_len(int nsegs, int k)
 {
@@ -54,7 +85,6 @@ static int integrity(int nsegs, long long off)
 	unsigned char *src, *dst, *back;
 	size_t total = 0, done;
 	io_context_t ctx = 0;
-	struct iocb cb;
 	int fd, k, sr;
 	long res;
 
@@ -78,12 +108,10 @@ static int integrity(int nsegs, long long off)
 		done += rv[k].iov_len;
 	}
 	KTAP_EXPECT(ct_aio_setup(DEMO_CHARDEV_PATH, 0, 8, &fd, &ctx) == 0, "setup");
-	io_prep_pwritev(&cb, fd, wv, nsegs, off);
-	res = ct_aio_submit_wait(ctx, &cb, CT_AIO_WAIT_S, &sr);
+	res = vec_wait(ctx, fd, IO_CMD_PWRITEV, wv, nsegs, off, &sr);
 	KTAP_EXPECT(res == (long)total, "pwritev %d segs: submit %d res %ld, want %zu",
 		    nsegs, sr, res, total);
-	io_prep_preadv(&cb, fd, rv, nsegs, off);
-	res = ct_aio_submit_wait(ctx, &cb, CT_AIO_WAIT_S, &sr);
+	res = vec_wait(ctx, fd, IO_CMD_PREADV, rv, nsegs, off, &sr);
 	KTAP_EXPECT(res == (long)total, "preadv %d segs: submit %d res %ld", nsegs, sr, res);
 	KTAP_EXPECT(!memcmp(src, dst, total), "preadv %d segs: data differs", nsegs);
 	/* and the same bytes through plain pread(2) */
@@ -130,7 +158,6 @@ CT_PATH_TEST(aio_zero_length_segments, 30)
 	struct iovec rv[3] = { { in, 0 }, { in, sizeof(in) }, { in, 0 } };
 	struct iovec zv[3] = { { NULL, 0 }, { a, 0 }, { NULL, 0 } };
 	io_context_t ctx = 0;
-	struct iocb cb;
 	int fd, sr;
 	long res;
 
@@ -139,18 +166,14 @@ CT_PATH_TEST(aio_zero_length_segments, 30)
 	ct_fill(b, sizeof(b), 4);
 	memcpy(out, a, sizeof(a));
 	memcpy(out + sizeof(a), b, sizeof(b));
-	io_prep_pwritev(&cb, fd, wv, 6, 900);
-	res = ct_aio_submit_wait(ctx, &cb, CT_AIO_WAIT_S, &sr);
+	res = vec_wait(ctx, fd, IO_CMD_PWRITEV, wv, 6, 900, &sr);
 	KTAP_EXPECT(res == 30, "pwritev with empty segments: submit %d res %ld", sr, res);
-	io_prep_preadv(&cb, fd, rv, 3, 900);
-	res = ct_aio_submit_wait(ctx, &cb, CT_AIO_WAIT_S, &sr);
+	res = vec_wait(ctx, fd, IO_CMD_PREADV, rv, 3, 900, &sr);
 	KTAP_EXPECT(res == 30 && !memcmp(in, out, 30), "preadv: res %ld", res);
 	/* only empty segments: nothing to do, res 0 */
-	io_prep_pwritev(&cb, fd, zv, 3, 900);
-	res = ct_aio_submit_wait(ctx, &cb, CT_AIO_WAIT_S, &sr);
+	res = vec_wait(ctx, fd, IO_CMD_PWRITEV, zv, 3, 900, &sr);
 	KTAP_EXPECT(res == 0, "all-empty pwritev: submit %d res %ld", sr, res);
-	io_prep_preadv(&cb, fd, zv, 1, 900);
-	res = ct_aio_submit_wait(ctx, &cb, CT_AIO_WAIT_S, &sr);
+	res = vec_wait(ctx, fd, IO_CMD_PREADV, zv, 1, 900, &sr);
 	KTAP_EXPECT(res == 0, "one empty segment preadv: submit %d res %ld", sr, res);
 	ct_aio_teardown(fd, ctx);
 	return KTAP_PASS;
@@ -162,17 +185,14 @@ CT_PATH_TEST(aio_1025_segments_einval, 30)
 	static struct iovec v[1025];
 	static unsigned char buf[1025];
 	io_context_t ctx = 0;
-	struct iocb cb, *cbs[1] = { &cb };
 	int fd, k, r;
 
 	for (k = 0; k < 1025; k++)
 		v[k] = (struct iovec){ buf + k, 1 };
 	KTAP_EXPECT(ct_aio_setup(DEMO_CHARDEV_PATH, 0, 4, &fd, &ctx) == 0, "setup");
-	io_prep_preadv(&cb, fd, v, 1025, 0);
-	r = io_submit(ctx, 1, cbs);
+	r = vec_submit(ctx, fd, IO_CMD_PREADV, v, 1025, 0);
 	KTAP_EXPECT(r == -EINVAL, "io_submit preadv 1025 segs: %d", r);
-	io_prep_pwritev(&cb, fd, v, 1025, 0);
-	r = io_submit(ctx, 1, cbs);
+	r = vec_submit(ctx, fd, IO_CMD_PWRITEV, v, 1025, 0);
 	KTAP_EXPECT(r == -EINVAL, "io_submit pwritev 1025 segs: %d", r);
 	ct_aio_teardown(fd, ctx);
 	return KTAP_PASS;
@@ -182,18 +202,15 @@ CT_PATH_TEST(aio_1025_segments_einval, 30)
 CT_PATH_TEST(aio_unreadable_iovec_efault, 30)
 {
 	io_context_t ctx = 0;
-	struct iocb cb, *cbs[1] = { &cb };
 	void *page;
 	int fd, r;
 
 	page = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	KTAP_EXPECT(page != MAP_FAILED, "mmap");
 	KTAP_EXPECT(ct_aio_setup(DEMO_CHARDEV_PATH, 0, 4, &fd, &ctx) == 0, "setup");
-	io_prep_preadv(&cb, fd, page, 2, 0);
-	r = io_submit(ctx, 1, cbs);
+	r = vec_submit(ctx, fd, IO_CMD_PREADV, page, 2, 0);
 	KTAP_EXPECT(r == -EFAULT, "preadv with PROT_NONE iovec array: %d", r);
-	io_prep_pwritev(&cb, fd, page, 1, 0);
-	r = io_submit(ctx, 1, cbs);
+	r = vec_submit(ctx, fd, IO_CMD_PWRITEV, page, 1, 0);
 	KTAP_EXPECT(r == -EFAULT, "pwritev with PROT_NONE iovec array: %d", r);
 	ct_aio_teardown(fd, ctx);
 	munmap(page, 4096);
@@ -204,7 +221,6 @@ CT_PATH_TEST(aio_unreadable_iovec_efault, 30)
 CT_PATH_TEST(aio_unmapped_buffer, 30)
 {
 	io_context_t ctx = 0;
-	struct iocb cb;
 	unsigned char *p;
 	struct iovec v[2];
 	int fd, sr, k;
@@ -218,11 +234,9 @@ CT_PATH_TEST(aio_unmapped_buffer, 30)
 	KTAP_EXPECT(munmap(p + 4096, 4096) == 0, "munmap");
 	v[0] = (struct iovec){ p, 4096 };
 	v[1] = (struct iovec){ p + 4096, 4096 };
-	io_prep_pwritev(&cb, fd, v, 2, 0);
-	res = ct_aio_submit_wait(ctx, &cb, CT_AIO_WAIT_S, &sr);
+	res = vec_wait(ctx, fd, IO_CMD_PWRITEV, v, 2, 0, &sr);
 	KTAP_EXPECT(res == 4096, "pwritev mapped+unmapped: submit %d res %ld", sr, res);
-	io_prep_preadv(&cb, fd, v, 2, 0);
-	res = ct_aio_submit_wait(ctx, &cb, CT_AIO_WAIT_S, &sr);
+	res = vec_wait(ctx, fd, IO_CMD_PREADV, v, 2, 0, &sr);
 	KTAP_EXPECT(res == 4096, "preadv mapped+unmapped: submit %d res %ld", sr, res);
 	/*
 	 * A segment that runs into the hole comes back short; the walk must
@@ -231,17 +245,14 @@ CT_PATH_TEST(aio_unmapped_buffer, 30)
 	v[0] = (struct iovec){ p + 2048, 4096 };
 	v[1] = (struct iovec){ p, 100 };
 	memset(p, 0xaa, 100);
-	io_prep_preadv(&cb, fd, v, 2, 0);
-	res = ct_aio_submit_wait(ctx, &cb, CT_AIO_WAIT_S, &sr);
+	res = vec_wait(ctx, fd, IO_CMD_PREADV, v, 2, 0, &sr);
 	KTAP_EXPECT(res > 0 && res <= 2048, "preadv into a segment half unmapped: %ld", res);
 	for (k = 0; k < 100; k++)
 		KTAP_EXPECT(p[k] == 0xaa, "segment after the short one was written (byte %d)", k);
 	v[1] = (struct iovec){ p + 4096, 4096 };
-	io_prep_preadv(&cb, fd, &v[1], 1, 0);
-	res = ct_aio_submit_wait(ctx, &cb, CT_AIO_WAIT_S, &sr);
+	res = vec_wait(ctx, fd, IO_CMD_PREADV, &v[1], 1, 0, &sr);
 	KTAP_EXPECT(res == -EFAULT, "preadv unmapped only: submit %d res %ld", sr, res);
-	io_prep_pwritev(&cb, fd, &v[1], 1, 0);
-	res = ct_aio_submit_wait(ctx, &cb, CT_AIO_WAIT_S, &sr);
+	res = vec_wait(ctx, fd, IO_CMD_PWRITEV, &v[1], 1, 0, &sr);
 	KTAP_EXPECT(res == -EFAULT, "pwritev unmapped only: submit %d res %ld", sr, res);
 	ct_aio_teardown(fd, ctx);
 	munmap(p, 4096);
@@ -253,15 +264,12 @@ CT_PATH_TEST(aio_negative_offset_einval, 30)
 	unsigned char buf[16];
 	struct iovec v = { buf, sizeof(buf) };
 	io_context_t ctx = 0;
-	struct iocb cb, *cbs[1] = { &cb };
 	int fd, r;
 
 	KTAP_EXPECT(ct_aio_setup(DEMO_CHARDEV_PATH, 0, 4, &fd, &ctx) == 0, "setup");
-	io_prep_preadv(&cb, fd, &v, 1, -1);
-	r = io_submit(ctx, 1, cbs);
+	r = vec_submit(ctx, fd, IO_CMD_PREADV, &v, 1, -1);
 	KTAP_EXPECT(r == -EINVAL, "preadv at -1: %d", r);
-	io_prep_pwritev(&cb, fd, &v, 1, -4096);
-	r = io_submit(ctx, 1, cbs);
+	r = vec_submit(ctx, fd, IO_CMD_PWRITEV, &v, 1, -4096);
 	KTAP_EXPECT(r == -EINVAL, "pwritev at -4096: %d", r);
 	ct_aio_teardown(fd, ctx);
 	return KTAP_PASS;
@@ -272,7 +280,6 @@ CT_PATH_TEST(aio_read_at_and_past_end, 30)
 	unsigned char buf[100];
 	struct iovec v[2] = { { buf, 40 }, { buf + 40, 60 } };
 	io_context_t ctx = 0;
-	struct iocb cb;
 	size_t size;
 	int fd, sr;
 	long res;
@@ -280,14 +287,11 @@ CT_PATH_TEST(aio_read_at_and_past_end, 30)
 	KTAP_EXPECT(ct_aio_setup(DEMO_CHARDEV_PATH, 0, 4, &fd, &ctx) == 0, "setup");
 	size = ct_dev_size(fd);
 	KTAP_EXPECT(size > 4096, "size %zu", size);
-	io_prep_preadv(&cb, fd, v, 2, size - 50);
-	res = ct_aio_submit_wait(ctx, &cb, CT_AIO_WAIT_S, &sr);
+	res = vec_wait(ctx, fd, IO_CMD_PREADV, v, 2, size - 50, &sr);
 	KTAP_EXPECT(res == 50, "read across the end: %ld", res);
-	io_prep_preadv(&cb, fd, v, 2, size);
-	res = ct_aio_submit_wait(ctx, &cb, CT_AIO_WAIT_S, &sr);
+	res = vec_wait(ctx, fd, IO_CMD_PREADV, v, 2, size, &sr);
 	KTAP_EXPECT(res == 0, "read at the end: %ld", res);
-	io_prep_preadv(&cb, fd, v, 2, size + 4096);
-	res = ct_aio_submit_wait(ctx, &cb, CT_AIO_WAIT_S, &sr);
+	res = vec_wait(ctx, fd, IO_CMD_PREADV, v, 2, size + 4096, &sr);
 	KTAP_EXPECT(res == 0, "read past the end: %ld", res);
 	KTAP_EXPECT(pread(fd, buf, sizeof(buf), size - 10) == 10, "pread across the end");
 	KTAP_EXPECT(pread(fd, buf, sizeof(buf), size) == 0, "pread at the end");
@@ -300,7 +304,6 @@ CT_PATH_TEST(aio_write_past_end, 30)
 	unsigned char buf[100], back[30];
 	struct iovec v[2] = { { buf, 70 }, { buf + 70, 30 } };
 	io_context_t ctx = 0;
-	struct iocb cb;
 	size_t size;
 	int fd, sr;
 	long res;
@@ -308,16 +311,13 @@ CT_PATH_TEST(aio_write_past_end, 30)
 	KTAP_EXPECT(ct_aio_setup(DEMO_CHARDEV_PATH, 0, 4, &fd, &ctx) == 0, "setup");
 	size = ct_dev_size(fd);
 	ct_fill(buf, sizeof(buf), 11);
-	io_prep_pwritev(&cb, fd, v, 2, size - 30);
-	res = ct_aio_submit_wait(ctx, &cb, CT_AIO_WAIT_S, &sr);
+	res = vec_wait(ctx, fd, IO_CMD_PWRITEV, v, 2, size - 30, &sr);
 	KTAP_EXPECT(res == 30, "write across the end: %ld", res);
 	KTAP_EXPECT(pread(fd, back, 30, size - 30) == 30 && !memcmp(back, buf, 30),
 		    "the 30 bytes that fit");
-	io_prep_pwritev(&cb, fd, v, 2, size);
-	res = ct_aio_submit_wait(ctx, &cb, CT_AIO_WAIT_S, &sr);
+	res = vec_wait(ctx, fd, IO_CMD_PWRITEV, v, 2, size, &sr);
 	KTAP_EXPECT(res == -ENOSPC, "write at the end: %ld", res);
-	io_prep_pwritev(&cb, fd, v, 2, size + 100);
-	res = ct_aio_submit_wait(ctx, &cb, CT_AIO_WAIT_S, &sr);
+	res = vec_wait(ctx, fd, IO_CMD_PWRITEV, v, 2, size + 100, &sr);
 	KTAP_EXPECT(res == -ENOSPC, "write past the end: %ld", res);
 	errno = 0;
 	KTAP_EXPECT(pwrite(fd, buf, 10, size) == -1 && errno == ENOSPC, "pwrite at end: %s",
@@ -391,8 +391,7 @@ CT_PATH_TEST(aio_rwf_nowait, 30)
 	KTAP_EXPECT(ct_set_throttle(fd, CT_THROTTLE_MS) == 0, "throttle");
 	ct_paths_begin(&b);
 	t0 = ktap_now();
-	io_prep_preadv(&cb, fd, v, 2, 0);
-	res = ct_aio_submit_wait(ctx, &cb, CT_AIO_WAIT_S, &sr);
+	res = vec_wait(ctx, fd, IO_CMD_PREADV, v, 2, 0, &sr);
 	KTAP_EXPECT(res == 128, "throttled, may block: submit %d res %ld", sr, res);
 	ct_paths_end("READ (throttled, may block)", &b, &d);
 	KTAP_EXPECT(d.slept == 1 && d.eagain == 0,
@@ -410,7 +409,6 @@ CT_PATH_TEST(aio_o_nonblock, 30)
 	unsigned char buf[64];
 	struct iovec v = { buf, sizeof(buf) };
 	io_context_t ctx = 0;
-	struct iocb cb;
 	int fd, sr;
 	long res;
 
@@ -422,8 +420,7 @@ CT_PATH_TEST(aio_o_nonblock, 30)
 		    strerror(errno));
 	errno = 0;
 	KTAP_EXPECT(writev(fd, &v, 1) == -1 && errno == EAGAIN, "writev: %s", strerror(errno));
-	io_prep_preadv(&cb, fd, &v, 1, 0);
-	res = ct_aio_submit_wait(ctx, &cb, CT_AIO_WAIT_S, &sr);
+	res = vec_wait(ctx, fd, IO_CMD_PREADV, &v, 1, 0, &sr);
 	KTAP_EXPECT(res == -EAGAIN, "aio on O_NONBLOCK: submit %d res %ld", sr, res);
 	ct_aio_teardown(fd, ctx);
 	return KTAP_PASS;
@@ -464,7 +461,6 @@ CT_PATH_TEST(aio_signal_interrupts, 30)
 	struct kicker k = { pthread_self(), (pid_t)syscall(SYS_gettid), SYS_read, 0 };
 	struct demo_chardev_stats b, d;
 	io_context_t ctx = 0;
-	struct iocb cb;
 	pthread_t th;
 	ssize_t n;
 	long res;
@@ -489,8 +485,7 @@ CT_PATH_TEST(aio_signal_interrupts, 30)
 	k.asleep = 0;
 	ct_paths_begin(&b);
 	pthread_create(&th, NULL, kick, &k);
-	io_prep_preadv(&cb, fd, &v, 1, 0);
-	res = ct_aio_submit_wait(ctx, &cb, CT_AIO_WAIT_S, &sr);
+	res = vec_wait(ctx, fd, IO_CMD_PREADV, &v, 1, 0, &sr);
 	pthread_join(th, NULL);
 	KTAP_EXPECT(k.asleep, "io_submit() never slept in the driver");
 	KTAP_EXPECT(res == -EINTR, "aio preadv interrupted: submit %d res %ld", sr, res);
@@ -569,6 +564,28 @@ CT_PATH_TEST(aio_cancel, 30)
 	return KTAP_PASS;
 }
 
+/*
+ * io_submit() of the @n iocbs in @cbs at once (@op names them), then
+ * their @n events, in any order, each with res @want (@what: "read" or
+ * "write").
+ */
+static int submit_all(io_context_t ctx, struct iocb **cbs, struct io_event *ev, int n,
+		      unsigned long want, const char *op, const char *what)
+{
+	struct timespec ts = { .tv_sec = 10 };
+	int k, r, got;
+
+	r = io_submit(ctx, n, cbs);
+	KTAP_EXPECT(r == n, "io_submit %d %s: %d", n, op, r);
+	for (got = 0; got < n; got += r) {
+		r = io_getevents(ctx, 1, n - got, ev, &ts);
+		KTAP_EXPECT(r > 0, "io_getevents: %d", r);
+		for (k = 0; k < r; k++)
+			KTAP_EXPECT(ev[k].res == want, "%s event res %ld", what, (long)ev[k].res);
+	}
+	return KTAP_PASS;
+}
+
 /* Many iocbs in one io_submit(), and a bad one stopping the batch. */
 CT_PATH_TEST(aio_many_iocbs, 60)
 {
@@ -579,7 +596,7 @@ CT_PATH_TEST(aio_many_iocbs, 60)
 	static struct io_event ev[N];
 	struct timespec ts = { .tv_sec = 10 };
 	io_context_t ctx = 0;
-	int fd, k, r, got;
+	int fd, k, r;
 
 	KTAP_EXPECT(ct_aio_setup(DEMO_CHARDEV_PATH, 0, N, &fd, &ctx) == 0, "setup");
 	for (k = 0; k < N; k++) {
@@ -590,28 +607,18 @@ CT_PATH_TEST(aio_many_iocbs, 60)
 		cb[k].data = (void *)(long)k;
 		cbs[k] = &cb[k];
 	}
-	r = io_submit(ctx, N, cbs);
-	KTAP_EXPECT(r == N, "io_submit %d pwritev: %d", N, r);
-	for (got = 0; got < N; got += r) {
-		r = io_getevents(ctx, 1, N - got, ev, &ts);
-		KTAP_EXPECT(r > 0, "io_getevents: %d", r);
-		for (k = 0; k < r; k++)
-			KTAP_EXPECT(ev[k].res == BLK, "write event res %ld", (long)ev[k].res);
-	}
+	r = submit_all(ctx, cbs, ev, N, BLK, "pwritev", "write");
+	if (r != KTAP_PASS)
+		return r;
 	for (k = 0; k < N; k++) {
 		rv[k][0] = (struct iovec){ in[k], 1 };
 		rv[k][1] = (struct iovec){ in[k] + 1, 0 };
 		rv[k][2] = (struct iovec){ in[k] + 1, BLK - 1 };
 		io_prep_preadv(&cb[k], fd, rv[k], 3, (long long)k * BLK);
 	}
-	r = io_submit(ctx, N, cbs);
-	KTAP_EXPECT(r == N, "io_submit %d preadv: %d", N, r);
-	for (got = 0; got < N; got += r) {
-		r = io_getevents(ctx, 1, N - got, ev, &ts);
-		KTAP_EXPECT(r > 0, "io_getevents: %d", r);
-		for (k = 0; k < r; k++)
-			KTAP_EXPECT(ev[k].res == BLK, "read event res %ld", (long)ev[k].res);
-	}
+	r = submit_all(ctx, cbs, ev, N, BLK, "preadv", "read");
+	if (r != KTAP_PASS)
+		return r;
 	KTAP_EXPECT(!memcmp(in, out, sizeof(in)), "data differs");
 	/* a batch whose 6th iocb is invalid: 5 submitted */
 	for (k = 0; k < 10; k++)
@@ -631,7 +638,6 @@ CT_PATH_TEST(aio_sync_syscalls_same_device, 30)
 	struct iovec wv[3] = { { a, sizeof(a) }, { b, sizeof(b) }, { c, sizeof(c) } };
 	struct iovec rv[2] = { { in, 1000 }, { in + 1000, 1305 } };
 	io_context_t ctx = 0;
-	struct iocb cb;
 	size_t size;
 	int fd, sr;
 
@@ -658,10 +664,9 @@ CT_PATH_TEST(aio_sync_syscalls_same_device, 30)
 	KTAP_EXPECT(pread(fd, in, 3, 10001) == 3 && !memcmp(in, "xyz", 3), "pread");
 	/* write(2) then aio: f_pos moves only with the synchronous calls */
 	KTAP_EXPECT(lseek(fd, 123, SEEK_SET) == 123, "lseek 123");
-	io_prep_pwritev(&cb, fd, wv, 3, 20000);
-	KTAP_EXPECT(ct_aio_submit_wait(ctx, &cb, CT_AIO_WAIT_S, &sr) == 2305, "pwritev");
-	io_prep_preadv(&cb, fd, rv, 2, 20000);
-	KTAP_EXPECT(ct_aio_submit_wait(ctx, &cb, CT_AIO_WAIT_S, &sr) == 2305 && !memcmp(in, out, sizeof(out)), "preadv");
+	KTAP_EXPECT(vec_wait(ctx, fd, IO_CMD_PWRITEV, wv, 3, 20000, &sr) == 2305, "pwritev");
+	KTAP_EXPECT(vec_wait(ctx, fd, IO_CMD_PREADV, rv, 2, 20000, &sr) == 2305 &&
+		    !memcmp(in, out, sizeof(out)), "preadv");
 	KTAP_EXPECT(lseek(fd, 0, SEEK_CUR) == 123, "aio moved f_pos");
 	KTAP_EXPECT(write(fd, a, 10) == 10 && lseek(fd, 0, SEEK_CUR) == 133, "write moves f_pos");
 	KTAP_EXPECT(lseek(fd, 0, SEEK_END) == (off_t)size, "SEEK_END is the store size");

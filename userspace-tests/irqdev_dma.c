@@ -52,6 +52,7 @@
 #include <irqaio/demo_irqdev.h>
 #include "irqdev_test.h"
 #include "kio_test.h"
+#include "uring_test.h"
 #include <ktap.h>
 
 #define DEV_SIZE	DEMO_IRQDEV_DMA_SIZE
@@ -530,46 +531,6 @@ static long aio_one(io_context_t ctx, struct iocb *cb, bool *refused)
 	return aio_wait_for(ctx, cb);
 }
 
-static struct io_uring_sqe *sqe_for(struct io_uring *ring, __u64 tag)
-{
-	struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
-
-	io_uring_sqe_set_data64(sqe, tag);
-	return sqe;
-}
-
-/* Submit what is prepared (@n SQEs), reap @n CQEs into res[] by user_data (< n). */
-static int uring_reap(struct io_uring *ring, unsigned int n, long *res)
-{
-	struct __kernel_timespec ts = { .tv_sec = EVENT_WAIT_S };
-	unsigned int k;
-	int r;
-
-	r = io_uring_submit(ring);
-	if (r != (int)n) {
-		ktap_diag("io_uring_submit: %d, want %u", r, n);
-		return -1;
-	}
-	for (k = 0; k < n; k++) {
-		struct io_uring_cqe *cqe;
-
-		r = io_uring_wait_cqe_timeout(ring, &cqe, &ts);
-		if (r) {
-			ktap_diag("io_uring_wait_cqe_timeout: %s", strerror(-r));
-			return -1;
-		}
-		if (cqe->user_data >= n || res[cqe->user_data] != LONG_MIN) {
-			ktap_diag("CQE with user_data %llu: unknown or twice",
-				  (unsigned long long)cqe->user_data);
-			io_uring_cqe_seen(ring, cqe);
-			return -1;
-		}
-		res[cqe->user_data] = cqe->res;
-		io_uring_cqe_seen(ring, cqe);
-	}
-	return 0;
-}
-
 /*
  * One request by @p at @off over v[0..n), waited for: bytes or -errno,
  * LONG_MIN when the machinery failed (explained). read/write/readv/writev
@@ -636,7 +597,7 @@ static long xfer(struct io *io, enum path p, const struct iovec *v, int n, off_t
 		r = aio_one(io->aio, &cb, NULL);
 	if (pi->kind == K_URING) {
 		r = LONG_MIN;
-		if (uring_reap(&io->ring, 1, &r))
+		if (uring_reap(&io->ring, 1, &r, EVENT_WAIT_S))
 			r = LONG_MIN;
 	}
 	if (r == LONG_MIN)
@@ -714,6 +675,24 @@ KTAP_TEST(branches_match_matrix, 30)
 }
 
 /*
+ * What a read held in the queue needs: the file filled with pattern @pass
+ * (a copy in @want), @nseg segments for @len bytes in a fresh arena
+ * (layout @salt) set to UNTOUCHED, and in *@np the pieces they make.
+ */
+static int held_read_prepare(int fd, unsigned char *want, unsigned int pass, struct iovec *v,
+			     int nseg, size_t len, unsigned int salt, unsigned int *np)
+{
+	unsigned char *ar = arena(ARENA_PAGES);
+
+	KTAP_EXPECT(ar, "mmap");
+	KTAP_EXPECT(dev_put(fd, pass, want) == 0, "fill the file");
+	layout(v, nseg, ar, len, salt);
+	*np = pieces(v, nseg, len);
+	iov_set(v, nseg, UNTOUCHED);
+	return KTAP_PASS;
+}
+
+/*
  * io_submit() of one PREADV over three segments in as many pages or more:
  * no event right after the submission (the first transfer alone takes 100
  * ms) while the driver holds every piece; then the event, res = bytes,
@@ -729,7 +708,6 @@ KTAP_TEST(async_not_before_irq, 60)
 	struct io_event ev;
 	struct iovec v[3];
 	unsigned int np;
-	unsigned char *ar;
 	const off_t off = 555;
 	const size_t len = 3001;
 	double t0, gap;
@@ -739,12 +717,9 @@ KTAP_TEST(async_not_before_irq, 60)
 	fd = dma_begin(0, &a);
 	KTAP_EXPECT(fd >= 0, "device");
 	KTAP_EXPECT(io_setup(8, &ctx) == 0, "io_setup");
-	ar = arena(ARENA_PAGES);
-	KTAP_EXPECT(ar, "mmap");
-	KTAP_EXPECT(dev_put(fd, 20, want) == 0, "fill the file");
-	layout(v, 3, ar, len, 1);
-	np = pieces(v, 3, len);
-	iov_set(v, 3, UNTOUCHED);
+	r = held_read_prepare(fd, want, 20, v, 3, len, 1, &np);
+	if (r != KTAP_PASS)
+		return r;
 	KTAP_EXPECT(get_stats(fd, &a) == 0, "stats");
 	io_prep_preadv(&cb, fd, v, 3, off);
 	cb.data = &cb;
@@ -799,7 +774,6 @@ KTAP_TEST(uring_not_before_irq, 60)
 	struct io_uring_cqe *cqe;
 	struct io_uring ring;
 	struct iovec v[2];
-	unsigned char *ar;
 	const off_t off = 77;
 	const size_t len = 3999;
 	unsigned int np;
@@ -810,12 +784,9 @@ KTAP_TEST(uring_not_before_irq, 60)
 	fd = dma_begin(0, &a);
 	KTAP_EXPECT(fd >= 0, "device");
 	KTAP_EXPECT(io_uring_queue_init(8, &ring, 0) == 0, "io_uring_queue_init");
-	ar = arena(ARENA_PAGES);
-	KTAP_EXPECT(ar, "mmap");
-	KTAP_EXPECT(dev_put(fd, 21, want) == 0, "fill the file");
-	layout(v, 2, ar, len, 2);
-	np = pieces(v, 2, len);
-	iov_set(v, 2, UNTOUCHED);
+	r = held_read_prepare(fd, want, 21, v, 2, len, 2, &np);
+	if (r != KTAP_PASS)
+		return r;
 	KTAP_EXPECT(wait_idle(fd, &a, EVENT_WAIT_S) == 0, "not idle after pwrite(2)");
 	io_uring_prep_readv(sqe_for(&ring, 42), fd, v, 2, off);
 	KTAP_EXPECT(dma_hold(fd, 1) == 0, "DMA_HOLD: %s", strerror(errno));
@@ -875,101 +846,124 @@ KTAP_TEST(uring_not_before_irq, 60)
  */
 #define NR_REGIONS 9
 
-KTAP_TEST(roundtrip_all_paths, 120)
-{
-	static const unsigned int cuts[2][NR_REGIONS + 1] = {
-		{ 0, 1, 517, 1030, 1555, 2049, 2611, 3333, 3900, DEV_SIZE },
-		{ 0, 263, 777, 1201, 2047, 2500, 3071, 3584, 4001, DEV_SIZE },
-	};
-	static const enum path writers[NR_REGIONS] = {
-		P_WRITE, P_PWRITE, P_WRITEV, P_PWRITEV, P_AIO_PWRITE, P_AIO_PWRITEV,
-		P_URING_WRITE, P_URING_WRITEV, P_URING_WRITE_FIXED,
-	};
-	static const enum path readers[] = {
-		P_READ, P_PREAD, P_READV, P_PREADV, P_AIO_PREAD, P_AIO_PREADV,
-		P_URING_READ, P_URING_READV, P_URING_READ_FIXED,
-	};
-	unsigned char want[DEV_SIZE], got[DEV_SIZE], src[DEV_SIZE];
-	int writer_of[DEV_SIZE];
-	struct demo_irqdev_stats a, b;
-	struct iovec v[4];
+static const unsigned int rt_cuts[2][NR_REGIONS + 1] = {
+	{ 0, 1, 517, 1030, 1555, 2049, 2611, 3333, 3900, DEV_SIZE },
+	{ 0, 263, 777, 1201, 2047, 2500, 3071, 3584, 4001, DEV_SIZE },
+};
+
+static const enum path rt_writers[NR_REGIONS] = {
+	P_WRITE, P_PWRITE, P_WRITEV, P_PWRITEV, P_AIO_PWRITE, P_AIO_PWRITEV,
+	P_URING_WRITE, P_URING_WRITEV, P_URING_WRITE_FIXED,
+};
+
+static const enum path rt_readers[] = {
+	P_READ, P_PREAD, P_READV, P_PREADV, P_AIO_PREAD, P_AIO_PREADV,
+	P_URING_READ, P_URING_READV, P_URING_READ_FIXED,
+};
+
+/* What the rounds of roundtrip_all_paths share. */
+struct roundtrip {
 	struct io io;
-	unsigned int round, w, k, salt = 3;
-	double t0 = ktap_now();
-	int fd, n;
+	struct iovec v[4];
+	unsigned int salt;		/* of the next request's layout */
+	unsigned char want[DEV_SIZE];
+	int writer_of[DEV_SIZE];	/* the path that wrote each byte last */
+};
+
+/* Round @round's writes: each writer puts its region, pattern @pass. */
+static int roundtrip_write(struct roundtrip *rt, unsigned int round, unsigned int pass)
+{
+	unsigned char src[DEV_SIZE];
+	unsigned int w, k;
+	int n;
+	long r;
+
+	for (w = 0; w < NR_REGIONS; w++) {
+		unsigned int region = (w + 4 * round) % NR_REGIONS;
+		unsigned int off = rt_cuts[round][region];
+		size_t len = rt_cuts[round][region + 1] - off;
+
+		n = io_layout(&rt->io, rt_writers[w], rt->v, len, rt->salt++);
+		pat_fill(src, off, len, pass);
+		scatter(rt->v, n, src, len);
+		r = xfer(&rt->io, rt_writers[w], rt->v, n, off);
+		KTAP_EXPECT(r == (long)len, "round %u: %s of %zu bytes at %u: %ld (%s)", round,
+			    paths[rt_writers[w]].name, len, off, r,
+			    r < 0 && r != LONG_MIN ? strerror(-r) : "count");
+		memcpy(rt->want + off, src, len);
+		for (k = off; k < off + len; k++)
+			rt->writer_of[k] = rt_writers[w];
+	}
+	return KTAP_PASS;
+}
+
+/*
+ * Round @round's reads: each reader reads the whole file back in two
+ * requests, the second short at the end; a byte of pass @pass - 1 is stale.
+ */
+static int roundtrip_read(struct roundtrip *rt, unsigned int round, unsigned int pass)
+{
+	unsigned char got[DEV_SIZE];
+	struct iovec *v = rt->v;
+	unsigned int k;
+	int n;
 	long r, d;
 
-	fd = dma_begin(0, &a);
-	KTAP_EXPECT(fd >= 0, "device");
-	KTAP_EXPECT(io_init(&io, fd) == 0, "setup");
-	KTAP_EXPECT(dev_put(fd, 29, want) == 0, "fill the file");
-	KTAP_EXPECT(get_stats(fd, &a) == 0, "stats");
-	for (round = 0; round < 2; round++) {
-		unsigned int pass = 30 + round;
+	for (k = 0; k < KTAP_ARRAY_SIZE(rt_readers); k++) {
+		enum path p = rt_readers[k];
+		unsigned int cut = 1 + (k * 409 + round * 211) % 4001;
+		size_t len2 = DEV_SIZE - cut + 77;
 
-		for (w = 0; w < NR_REGIONS; w++) {
-			unsigned int region = (w + 4 * round) % NR_REGIONS;
-			unsigned int off = cuts[round][region];
-			size_t len = cuts[round][region + 1] - off;
-
-			n = io_layout(&io, writers[w], v, len, salt++);
-			pat_fill(src, off, len, pass);
-			scatter(v, n, src, len);
-			r = xfer(&io, writers[w], v, n, off);
-			KTAP_EXPECT(r == (long)len, "round %u: %s of %zu bytes at %u: %ld (%s)", round,
-				    paths[writers[w]].name, len, off, r,
-				    r < 0 && r != LONG_MIN ? strerror(-r) : "count");
-			memcpy(want + off, src, len);
-			for (k = off; k < off + len; k++)
-				writer_of[k] = writers[w];
-		}
-		for (k = 0; k < KTAP_ARRAY_SIZE(readers); k++) {
-			enum path p = readers[k];
-			unsigned int cut = 1 + (k * 409 + round * 211) % 4001;
-			size_t len2 = DEV_SIZE - cut + 77;
-
-			memset(got, 0, sizeof(got));
-			/* [0, cut) */
-			n = io_layout(&io, p, v, cut, salt++);
-			iov_set(v, n, UNTOUCHED);
-			r = xfer(&io, p, v, n, 0);
-			KTAP_EXPECT(r == (long)cut, "round %u: %s of %u bytes at 0: %ld", round,
-				    paths[p].name, cut, r);
-			KTAP_EXPECT(untouched_after(v, n, cut), "%s wrote past its result", paths[p].name);
-			gather(got, v, n, cut);
-			/* [cut, end + 77): short at the end of the file */
-			n = io_layout(&io, p, v, len2, salt++);
-			iov_set(v, n, UNTOUCHED);
-			r = xfer(&io, p, v, n, cut);
-			KTAP_EXPECT(r == (long)(DEV_SIZE - cut), "round %u: %s of %zu bytes at %u: %ld, want %u (short at the end)",
-				    round, paths[p].name, len2, cut, r, DEV_SIZE - cut);
-			KTAP_EXPECT(untouched_after(v, n, DEV_SIZE - cut),
-				    "%s across the end wrote past its result", paths[p].name);
-			gather(got + cut, v, n, DEV_SIZE - cut);
-			d = first_diff(got, want, DEV_SIZE);
-			KTAP_EXPECT(d < 0, "round %u: %s read %#x at offset %ld, %s wrote %#x there%s",
-				    round, paths[p].name, got[d], d, paths[writer_of[d]].name, want[d],
-				    got[d] == pat(d, pass - 1) ? " (the previous pass: stale)" : "");
-		}
-		ktap_diag("round %u: %d writers, %zu readers agree (cuts at %u..%u)", round,
-			  NR_REGIONS, KTAP_ARRAY_SIZE(readers), cuts[round][1],
-			  cuts[round][NR_REGIONS - 1]);
+		memset(got, 0, sizeof(got));
+		/* [0, cut) */
+		n = io_layout(&rt->io, p, v, cut, rt->salt++);
+		iov_set(v, n, UNTOUCHED);
+		r = xfer(&rt->io, p, v, n, 0);
+		KTAP_EXPECT(r == (long)cut, "round %u: %s of %u bytes at 0: %ld", round,
+			    paths[p].name, cut, r);
+		KTAP_EXPECT(untouched_after(v, n, cut), "%s wrote past its result", paths[p].name);
+		gather(got, v, n, cut);
+		/* [cut, end + 77): short at the end of the file */
+		n = io_layout(&rt->io, p, v, len2, rt->salt++);
+		iov_set(v, n, UNTOUCHED);
+		r = xfer(&rt->io, p, v, n, cut);
+		KTAP_EXPECT(r == (long)(DEV_SIZE - cut),
+			    "round %u: %s of %zu bytes at %u: %ld, want %u (short at the end)",
+			    round, paths[p].name, len2, cut, r, DEV_SIZE - cut);
+		KTAP_EXPECT(untouched_after(v, n, DEV_SIZE - cut),
+			    "%s across the end wrote past its result", paths[p].name);
+		gather(got + cut, v, n, DEV_SIZE - cut);
+		d = first_diff(got, rt->want, DEV_SIZE);
+		KTAP_EXPECT(d < 0, "round %u: %s read %#x at offset %ld, %s wrote %#x there%s",
+			    round, paths[p].name, got[d], d, paths[rt->writer_of[d]].name,
+			    rt->want[d],
+			    got[d] == pat(d, pass - 1) ? " (the previous pass: stale)" : "");
 	}
-	KTAP_EXPECT(get_stats(fd, &b) == 0, "stats");
-	ktap_diag("%llu synchronous and %llu queued requests, %llu pieces (%lld bounced), %llu bytes in %.1f s",
-		  io.sync, io.async, io.pieces, DELTA(a, b, dma_bounced), io.bytes, ktap_now() - t0);
-	KTAP_EXPECT(DELTA(a, b, dma_transfers) == (long long)io.pieces,
+	return KTAP_PASS;
+}
+
+/*
+ * What the requests of @io cost the device from @a to @b: one transfer a
+ * piece, synchronous ones waited for, the others queued, all completed by
+ * the interrupt handler and its thread.
+ */
+static int roundtrip_costs(const struct io *io, const struct demo_irqdev_stats *pa,
+			   const struct demo_irqdev_stats *pb)
+{
+	const struct demo_irqdev_stats a = *pa, b = *pb;
+
+	KTAP_EXPECT(DELTA(a, b, dma_transfers) == (long long)io->pieces,
 		    "dma_transfers %+lld, want %llu: not every byte moved by DMA, one piece each",
-		    DELTA(a, b, dma_transfers), io.pieces);
-	KTAP_EXPECT(DELTA(a, b, dma_bytes) == (long long)io.bytes, "dma_bytes %+lld, want %llu",
-		    DELTA(a, b, dma_bytes), io.bytes);
-	KTAP_EXPECT(DELTA(a, b, dma_sync_waits) == (long long)io.sync,
-		    "dma_sync_waits %+lld, want %llu", DELTA(a, b, dma_sync_waits), io.sync);
-	KTAP_EXPECT(DELTA(a, b, dma_queued) == (long long)io.async, "dma_queued %+lld, want %llu",
-		    DELTA(a, b, dma_queued), io.async);
-	KTAP_EXPECT(DELTA(a, b, dma_irq_completions) == (long long)(io.sync + io.async),
+		    DELTA(a, b, dma_transfers), io->pieces);
+	KTAP_EXPECT(DELTA(a, b, dma_bytes) == (long long)io->bytes, "dma_bytes %+lld, want %llu",
+		    DELTA(a, b, dma_bytes), io->bytes);
+	KTAP_EXPECT(DELTA(a, b, dma_sync_waits) == (long long)io->sync,
+		    "dma_sync_waits %+lld, want %llu", DELTA(a, b, dma_sync_waits), io->sync);
+	KTAP_EXPECT(DELTA(a, b, dma_queued) == (long long)io->async, "dma_queued %+lld, want %llu",
+		    DELTA(a, b, dma_queued), io->async);
+	KTAP_EXPECT(DELTA(a, b, dma_irq_completions) == (long long)(io->sync + io->async),
 		    "dma_irq_completions %+lld, want %llu", DELTA(a, b, dma_irq_completions),
-		    io.sync + io.async);
+		    io->sync + io->async);
 	/* The handler hands every finished request to its thread, which completes it. */
 	KTAP_EXPECT(DELTA(a, b, dma_thread_completions) == DELTA(a, b, dma_irq_completions),
 		    "the IRQ thread completed %+lld of %+lld requests",
@@ -980,7 +974,42 @@ KTAP_TEST(roundtrip_all_paths, 120)
 	KTAP_EXPECT(DELTA(a, b, dma_failed) == 0 && DELTA(a, b, dma_cancelled) == 0,
 		    "failed %+lld cancelled %+lld", DELTA(a, b, dma_failed), DELTA(a, b, dma_cancelled));
 	KTAP_EXPECT(b.dma_held == 0, "dma_held %llu", (unsigned long long)b.dma_held);
-	io_fini(&io);
+	return KTAP_PASS;
+}
+
+KTAP_TEST(roundtrip_all_paths, 120)
+{
+	static struct roundtrip rt = { .salt = 3 };
+	struct demo_irqdev_stats a, b;
+	unsigned int round;
+	double t0 = ktap_now();
+	int fd, r;
+
+	fd = dma_begin(0, &a);
+	KTAP_EXPECT(fd >= 0, "device");
+	KTAP_EXPECT(io_init(&rt.io, fd) == 0, "setup");
+	KTAP_EXPECT(dev_put(fd, 29, rt.want) == 0, "fill the file");
+	KTAP_EXPECT(get_stats(fd, &a) == 0, "stats");
+	for (round = 0; round < 2; round++) {
+		unsigned int pass = 30 + round;
+
+		r = roundtrip_write(&rt, round, pass);
+		if (r == KTAP_PASS)
+			r = roundtrip_read(&rt, round, pass);
+		if (r != KTAP_PASS)
+			return r;
+		ktap_diag("round %u: %d writers, %zu readers agree (cuts at %u..%u)", round,
+			  NR_REGIONS, KTAP_ARRAY_SIZE(rt_readers), rt_cuts[round][1],
+			  rt_cuts[round][NR_REGIONS - 1]);
+	}
+	KTAP_EXPECT(get_stats(fd, &b) == 0, "stats");
+	ktap_diag("%llu synchronous and %llu queued requests, %llu pieces (%lld bounced), %llu bytes in %.1f s",
+		  rt.io.sync, rt.io.async, rt.io.pieces, DELTA(a, b, dma_bounced), rt.io.bytes,
+		  ktap_now() - t0);
+	r = roundtrip_costs(&rt.io, &a, &b);
+	if (r != KTAP_PASS)
+		return r;
+	io_fini(&rt.io);
 	close(fd);
 	return KTAP_PASS;
 }
@@ -996,111 +1025,142 @@ KTAP_TEST(roundtrip_all_paths, 120)
  */
 #define DEPTH 64
 
-KTAP_TEST(depth_64, 120)
-{
-	static struct iocb cb[DEPTH], *cbs[DEPTH];
-	static struct iovec v[DEPTH][2], v0[4];
-	struct timespec zero = { 0 }, ts = { .tv_sec = EVENT_WAIT_S };
-	struct demo_irqdev_stats a, m, b;
+/* What the steps of depth_64 share. */
+struct depth {
+	int fd;
+	io_context_t ctx;
+	struct iocb cb[DEPTH], *cbs[DEPTH];
+	struct iovec v[DEPTH][2], v0[4];
 	unsigned char want[DEV_SIZE];
-	struct io_event ev[DEPTH];
-	unsigned int np = 0, off[DEPTH];
-	size_t len[DEPTH], bytes = 0;
-	bool seen[DEPTH] = { false };
-	io_context_t ctx = 0;
 	unsigned char *bufs;
-	int fd, k, r, got = 0;
-	double t0;
+	unsigned int np, off[DEPTH];	/* pieces of them all; request k's offset */
+	size_t len[DEPTH], bytes;
+	struct demo_irqdev_stats a;	/* the counters before the submission */
+	double t0;			/* when it began */
+};
 
-	fd = dma_begin(0, &a);
-	KTAP_EXPECT(fd >= 0, "device");
-	KTAP_EXPECT(io_setup(2 * DEPTH, &ctx) == 0, "io_setup");
-	bufs = arena(5);
-	KTAP_EXPECT(bufs, "mmap");
-	KTAP_EXPECT(dev_put(fd, 40, want) == 0, "fill the file");
-	for (k = 0; k < DEPTH; k++) {
-		unsigned char *buf = bufs + k * 64 + k % 3;
-		bool write = k % 2 == 0, vec = k % 4 >= 2;
-		int nseg = 1;
+/* Request @k: its buffer, offset, length, segments, and its iocb. */
+static void depth_prepare_one(struct depth *t, int k)
+{
+	unsigned char *buf = t->bufs + k * 64 + k % 3;
+	bool write = k % 2 == 0, vec = k % 4 >= 2;
+	struct iovec *v = t->v[k];
+	int nseg = 1, fd = t->fd;
 
-		off[k] = k * 64 + k % 3;
-		len[k] = 64 - k % 3 - k % 5;
-		if (write) {
-			pat_fill(buf, off[k], len[k], 41);
-			memcpy(want + off[k], buf, len[k]);
-		} else {
-			memset(buf, UNTOUCHED, len[k]);
-		}
-		v[k][0] = (struct iovec){ buf, len[k] };
-		if (k % 8 == 7) {	/* two segments, in the same page: two pieces */
-			v[k][0].iov_len = 10;
-			v[k][1] = (struct iovec){ buf + 10, len[k] - 10 };
-			nseg = 2;
-		}
-		if (vec && write)
-			io_prep_pwritev(&cb[k], fd, v[k], nseg, off[k]);
-		else if (vec)
-			io_prep_preadv(&cb[k], fd, v[k], nseg, off[k]);
-		else if (write)
-			io_prep_pwrite(&cb[k], fd, buf, len[k], off[k]);
-		else
-			io_prep_pread(&cb[k], fd, buf, len[k], off[k]);
-		if (k == 0) {
-			/* four pieces: one request of several transfers in the queue */
-			int j;
-
-			for (j = 0; j < 4; j++) {
-				v0[j] = (struct iovec){ bufs + (j + 1) * pg + 7, len[0] / 4 };
-				pat_fill(v0[j].iov_base, off[0] + j * (len[0] / 4), len[0] / 4, 41);
-			}
-			io_prep_pwritev(&cb[0], fd, v0, 4, off[0]);
-			np += pieces(v0, 4, len[0]) - 1;
-		}
-		cb[k].data = (void *)(uintptr_t)(k + 1);
-		cbs[k] = &cb[k];
-		np += pieces(v[k], nseg, len[k]);
-		bytes += len[k];
+	t->off[k] = k * 64 + k % 3;
+	t->len[k] = 64 - k % 3 - k % 5;
+	if (write) {
+		pat_fill(buf, t->off[k], t->len[k], 41);
+		memcpy(t->want + t->off[k], buf, t->len[k]);
+	} else {
+		memset(buf, UNTOUCHED, t->len[k]);
 	}
-	KTAP_EXPECT(get_stats(fd, &a) == 0, "stats");
+	v[0] = (struct iovec){ buf, t->len[k] };
+	if (k % 8 == 7) {	/* two segments, in the same page: two pieces */
+		v[0].iov_len = 10;
+		v[1] = (struct iovec){ buf + 10, t->len[k] - 10 };
+		nseg = 2;
+	}
+	if (vec && write)
+		io_prep_pwritev(&t->cb[k], fd, v, nseg, t->off[k]);
+	else if (vec)
+		io_prep_preadv(&t->cb[k], fd, v, nseg, t->off[k]);
+	else if (write)
+		io_prep_pwrite(&t->cb[k], fd, buf, t->len[k], t->off[k]);
+	else
+		io_prep_pread(&t->cb[k], fd, buf, t->len[k], t->off[k]);
+	if (k == 0) {
+		/* four pieces: one request of several transfers in the queue */
+		size_t quarter = t->len[0] / 4;
+		int j;
+
+		for (j = 0; j < 4; j++) {
+			t->v0[j] = (struct iovec){ t->bufs + (j + 1) * pg + 7, quarter };
+			pat_fill(t->v0[j].iov_base, t->off[0] + j * quarter, quarter, 41);
+		}
+		io_prep_pwritev(&t->cb[0], fd, t->v0, 4, t->off[0]);
+		t->np += pieces(t->v0, 4, t->len[0]) - 1;
+	}
+	t->cb[k].data = (void *)(uintptr_t)(k + 1);
+	t->cbs[k] = &t->cb[k];
+	t->np += pieces(v, nseg, t->len[k]);
+	t->bytes += t->len[k];
+}
+
+/* All of them in one io_submit() while the queue is held: queued, none done. */
+static int depth_submit_held(struct depth *t)
+{
+	struct timespec zero = { 0 };
+	struct demo_irqdev_stats a, m;
+	struct io_event ev[DEPTH];
+	int fd = t->fd, r;
+
+	KTAP_EXPECT(get_stats(fd, &t->a) == 0, "stats");
+	a = t->a;
 	KTAP_EXPECT(dma_hold(fd, 1) == 0, "DMA_HOLD: %s", strerror(errno));
-	t0 = ktap_now();
-	r = io_submit(ctx, DEPTH, cbs);
+	t->t0 = ktap_now();
+	r = io_submit(t->ctx, DEPTH, t->cbs);
 	KTAP_EXPECT(r == DEPTH, "io_submit of %d: %d", DEPTH, r);
-	r = io_getevents(ctx, 0, DEPTH, ev, &zero);
+	r = io_getevents(t->ctx, 0, DEPTH, ev, &zero);
 	KTAP_EXPECT(r == 0, "%d events right after io_submit", r);
 	KTAP_EXPECT(get_stats(fd, &m) == 0, "stats");
 	ktap_diag("io_submit of %d took %.3f s; queue depth now %u at most, %llu pieces held",
-		  DEPTH, ktap_now() - t0, m.dma_max_depth, (unsigned long long)m.dma_held);
+		  DEPTH, ktap_now() - t->t0, m.dma_max_depth, (unsigned long long)m.dma_held);
 	KTAP_EXPECT(DELTA(a, m, dma_queued) == DEPTH, "dma_queued %+lld, want %d",
 		    DELTA(a, m, dma_queued), DEPTH);
-	KTAP_EXPECT(m.dma_held == np, "dma_held %llu, want %u", (unsigned long long)m.dma_held, np);
+	KTAP_EXPECT(m.dma_held == t->np, "dma_held %llu, want %u", (unsigned long long)m.dma_held,
+		    t->np);
 	KTAP_EXPECT(m.dma_max_depth >= DEPTH, "dma_max_depth %u, want >= %d", m.dma_max_depth,
 		    DEPTH);
 	KTAP_EXPECT(dma_hold(fd, 0) == 0, "DMA_HOLD 0: %s", strerror(errno));
+	return KTAP_PASS;
+}
+
+/* Released: every event once, whole, in submission order; then no more. */
+static int depth_reap_in_order(struct depth *t)
+{
+	struct timespec zero = { 0 }, ts = { .tv_sec = EVENT_WAIT_S };
+	bool seen[DEPTH] = { false };
+	struct io_event ev[DEPTH];
+	int k, r, got = 0;
+
 	while (got < DEPTH) {
-		r = io_getevents(ctx, 1, DEPTH - got, ev, &ts);
+		r = io_getevents(t->ctx, 1, DEPTH - got, ev, &ts);
 		KTAP_EXPECT(r > 0, "io_getevents after %d of %d events: %d", got, DEPTH, r);
 		for (k = 0; k < r; k++, got++) {
 			uintptr_t i = (uintptr_t)ev[k].data - 1;
 
-			KTAP_EXPECT(i < DEPTH && ev[k].obj == &cb[i], "event %d: data %p obj %p", got,
-				    ev[k].data, (void *)ev[k].obj);
+			KTAP_EXPECT(i < DEPTH && ev[k].obj == &t->cb[i], "event %d: data %p obj %p",
+				    got, ev[k].data, (void *)ev[k].obj);
 			KTAP_EXPECT(!seen[i], "request %lu completed twice", (unsigned long)i);
 			seen[i] = true;
-			KTAP_EXPECT((long)ev[k].res == (long)len[i], "request %lu: res %ld, want %zu",
-				    (unsigned long)i, (long)ev[k].res, len[i]);
+			KTAP_EXPECT((long)ev[k].res == (long)t->len[i],
+				    "request %lu: res %ld, want %zu", (unsigned long)i,
+				    (long)ev[k].res, t->len[i]);
 			KTAP_EXPECT(i == (uintptr_t)got, "event %d is request %lu: not in order",
 				    got, (unsigned long)i);
 		}
 	}
-	ktap_diag("%d events in order in %.1f s", DEPTH, ktap_now() - t0);
-	r = io_getevents(ctx, 0, DEPTH, ev, &zero);
+	ktap_diag("%d events in order in %.1f s", DEPTH, ktap_now() - t->t0);
+	r = io_getevents(t->ctx, 0, DEPTH, ev, &zero);
 	KTAP_EXPECT(r == 0, "%d more events after all %d", r, DEPTH);
-	KTAP_EXPECT(get_stats(fd, &b) == 0, "stats");
-	for (k = 1; k < DEPTH; k += 2) {
-		long d = pat_diff(bufs + k * 64 + k % 3, off[k], len[k], 40);
+	return KTAP_PASS;
+}
 
-		KTAP_EXPECT(d < 0, "read %d: wrong byte at file offset %ld", k, off[k] + d);
+/* Reads saw the old content, one transfer a piece, the file holds the writes. */
+static int depth_check(struct depth *t)
+{
+	const struct demo_irqdev_stats a = t->a;
+	unsigned int np = t->np;
+	size_t bytes = t->bytes;
+	struct demo_irqdev_stats b;
+	int k;
+
+	KTAP_EXPECT(get_stats(t->fd, &b) == 0, "stats");
+	for (k = 1; k < DEPTH; k += 2) {
+		long d = pat_diff(t->bufs + k * 64 + k % 3, t->off[k], t->len[k], 40);
+
+		KTAP_EXPECT(d < 0, "read %d: wrong byte at file offset %ld", k, t->off[k] + d);
 	}
 	KTAP_EXPECT(DELTA(a, b, dma_transfers) == np && DELTA(a, b, dma_irq_completions) == DEPTH,
 		    "transfers %+lld (want %u), irq_completions %+lld (want %d)",
@@ -1108,10 +1168,58 @@ KTAP_TEST(depth_64, 120)
 	KTAP_EXPECT(DELTA(a, b, dma_bytes) == (long long)bytes, "dma_bytes %+lld, want %zu",
 		    DELTA(a, b, dma_bytes), bytes);
 	KTAP_EXPECT(b.dma_held == 0, "dma_held %llu", (unsigned long long)b.dma_held);
-	KTAP_EXPECT(dev_holds(fd, want, "after 64 requests") == 0, "content");
+	KTAP_EXPECT(dev_holds(t->fd, t->want, "after 64 requests") == 0, "content");
+	return KTAP_PASS;
+}
+
+KTAP_TEST(depth_64, 120)
+{
+	static struct depth t;
+	int k, r;
+
+	t.fd = dma_begin(0, &t.a);
+	KTAP_EXPECT(t.fd >= 0, "device");
+	KTAP_EXPECT(io_setup(2 * DEPTH, &t.ctx) == 0, "io_setup");
+	t.bufs = arena(5);
+	KTAP_EXPECT(t.bufs, "mmap");
+	KTAP_EXPECT(dev_put(t.fd, 40, t.want) == 0, "fill the file");
+	for (k = 0; k < DEPTH; k++)
+		depth_prepare_one(&t, k);
+	r = depth_submit_held(&t);
+	if (r == KTAP_PASS)
+		r = depth_reap_in_order(&t);
+	if (r == KTAP_PASS)
+		r = depth_check(&t);
+	if (r != KTAP_PASS)
+		return r;
+	io_destroy(t.ctx);
+	close(t.fd);
+	return KTAP_PASS;
+}
+
+/*
+ * A step of a test in steps: a function on the test's state (@state, a
+ * struct of the test's own), KTAP_PASS or what failed.
+ */
+typedef int (*test_step)(void *state);
+
+/* Run @n steps in order on @state until one does not pass: its result. */
+static int run_steps(const test_step *steps, size_t n, void *state)
+{
+	int r = KTAP_PASS;
+	size_t k;
+
+	for (k = 0; r == KTAP_PASS && k < n; k++)
+		r = steps[k](state);
+	return r;
+}
+
+/* Close the device @fd with the aio context @ctx and the ring @ring on it. */
+static void close_with_rings(int fd, io_context_t ctx, struct io_uring *ring)
+{
+	io_uring_queue_exit(ring);
 	io_destroy(ctx);
 	close(fd);
-	return KTAP_PASS;
 }
 
 /*
@@ -1123,79 +1231,117 @@ KTAP_TEST(depth_64, 120)
  * -EINVAL and all five complete whole. Five events exactly, none twice.
  */
 #define NCANCEL 5
+#define CANCEL_LEN	500	/* bytes, each request */
 
-KTAP_TEST(cancel_queued, 60)
-{
-	static const bool is_write[NCANCEL] = { false, true, false, false, true };
-	struct timespec zero = { 0 }, ts = { .tv_sec = EVENT_WAIT_S };
-	struct demo_irqdev_stats a, m, b;
+static const bool cancel_is_write[NCANCEL] = { false, true, false, false, true };
+
+/* What the steps of cancel_queued share. */
+struct cancel {
+	int fd;
+	io_context_t ctx;
+	bool can;			/* the driver can cancel (dma_can_cancel) */
 	struct iocb cb[NCANCEL], *cbs[NCANCEL];
 	unsigned char want[DEV_SIZE], *bufs, *buf[NCANCEL];
-	long res[NCANCEL];
-	struct io_event ev[NCANCEL], dummy;
-	struct iovec v0[4];
-	unsigned char got0[500];
-	io_context_t ctx = 0;
-	int fd, k, r, r0, r3, r4, got, early, can, order = 0;
-	const size_t len = 500;
+	struct iovec v0[4];		/* request 0's four pieces */
+	long res[NCANCEL];		/* each one's event, LONG_MIN before it */
+	int early;			/* events reaped before the io_cancel() calls */
+	struct demo_irqdev_stats a, m;	/* before the submission, after io_cancel() */
+};
 
-	fd = dma_begin(0, &a);
-	KTAP_EXPECT(fd >= 0, "device");
-	can = a.dma_can_cancel;
-	KTAP_EXPECT(io_setup(16, &ctx) == 0, "io_setup");
-	bufs = arena(NCANCEL + 4);
-	KTAP_EXPECT(bufs, "mmap");
-	KTAP_EXPECT(dev_put(fd, 50, want) == 0, "fill the file");
+/* The five requests, none submitted yet; request 0 in four pieces. */
+static void cancel_prepare(struct cancel *t)
+{
+	const size_t len = CANCEL_LEN;
+	int fd = t->fd, k;
+
 	for (k = 0; k < 4; k++) {
-		v0[k] = (struct iovec){ bufs + (NCANCEL + k) * pg + 17, len / 4 };
-		memset(v0[k].iov_base, UNTOUCHED, len / 4);
+		t->v0[k] = (struct iovec){ t->bufs + (NCANCEL + k) * pg + 17, len / 4 };
+		memset(t->v0[k].iov_base, UNTOUCHED, len / 4);
 	}
 	for (k = 0; k < NCANCEL; k++) {
 		unsigned int off = 100 + k * 600;
 
-		buf[k] = bufs + k * pg + 17;
-		res[k] = LONG_MIN;
-		if (is_write[k]) {
-			pat_fill(buf[k], off, len, 51);
-			io_prep_pwrite(&cb[k], fd, buf[k], len, off);
+		t->buf[k] = t->bufs + k * pg + 17;
+		t->res[k] = LONG_MIN;
+		if (cancel_is_write[k]) {
+			pat_fill(t->buf[k], off, len, 51);
+			io_prep_pwrite(&t->cb[k], fd, t->buf[k], len, off);
 		} else {
-			memset(buf[k], UNTOUCHED, len);
-			io_prep_pread(&cb[k], fd, buf[k], len, off);
+			memset(t->buf[k], UNTOUCHED, len);
+			io_prep_pread(&t->cb[k], fd, t->buf[k], len, off);
 		}
-		cb[k].data = (void *)(uintptr_t)k;
-		cbs[k] = &cb[k];
+		t->cb[k].data = (void *)(uintptr_t)k;
+		t->cbs[k] = &t->cb[k];
 	}
 	/* the first four pieces: 400 ms on the wire, time for the io_cancel() calls */
-	io_prep_preadv(&cb[0], fd, v0, 4, 100);
-	cb[0].data = (void *)(uintptr_t)0;
-	KTAP_EXPECT(get_stats(fd, &a) == 0, "stats");
+	io_prep_preadv(&t->cb[0], fd, t->v0, 4, 100);
+	t->cb[0].data = (void *)(uintptr_t)0;
+}
+
+static int cancel_setup(void *state)
+{
+	struct cancel *t = state;
+
+	t->fd = dma_begin(0, &t->a);
+	KTAP_EXPECT(t->fd >= 0, "device");
+	t->can = t->a.dma_can_cancel;
+	KTAP_EXPECT(io_setup(16, &t->ctx) == 0, "io_setup");
+	t->bufs = arena(NCANCEL + 4);
+	KTAP_EXPECT(t->bufs, "mmap");
+	KTAP_EXPECT(dev_put(t->fd, 50, t->want) == 0, "fill the file");
+	cancel_prepare(t);
+	return KTAP_PASS;
+}
+
+static int cancel_teardown(void *state)
+{
+	struct cancel *t = state;
+
+	io_destroy(t->ctx);
+	close(t->fd);
+	return KTAP_PASS;
+}
+
+/* Request 0 on the wire, the others queued behind it; io_cancel() of 4, 3 and 0. */
+static int cancel_submit_and_cancel(void *state)
+{
+	struct cancel *t = state;
+	struct timespec zero = { 0 };
+	struct io_event ev[NCANCEL], dummy;
+	struct demo_irqdev_stats a, m;
+	int fd = t->fd, r, r0, r3, r4;
+
+	KTAP_EXPECT(get_stats(fd, &t->a) == 0, "stats");
 	/* the first on the wire, the others queued behind a held queue */
-	r = io_submit(ctx, 1, cbs);
+	r = io_submit(t->ctx, 1, t->cbs);
 	KTAP_EXPECT(r == 1, "io_submit: %d", r);
 	KTAP_EXPECT(dma_hold(fd, 1) == 0, "DMA_HOLD: %s", strerror(errno));
-	r = io_submit(ctx, NCANCEL - 1, cbs + 1);
+	r = io_submit(t->ctx, NCANCEL - 1, t->cbs + 1);
 	KTAP_EXPECT(r == NCANCEL - 1, "io_submit: %d", r);
-	r = io_getevents(ctx, 0, NCANCEL, ev, &zero);
-	KTAP_EXPECT(r == 0 || (r == 1 && ev[0].obj == &cb[0]), "%d events right after io_submit", r);
-	early = r;
+	r = io_getevents(t->ctx, 0, NCANCEL, ev, &zero);
+	KTAP_EXPECT(r == 0 || (r == 1 && ev[0].obj == &t->cb[0]), "%d events right after io_submit",
+		    r);
+	t->early = r;
 	if (r == 1)
-		res[0] = (long)ev[0].res;
-	r4 = io_cancel(ctx, &cb[4], &dummy);
-	r3 = io_cancel(ctx, &cb[3], &dummy);
-	r0 = io_cancel(ctx, &cb[0], &dummy);
+		t->res[0] = (long)ev[0].res;
+	r4 = io_cancel(t->ctx, &t->cb[4], &dummy);
+	r3 = io_cancel(t->ctx, &t->cb[3], &dummy);
+	r0 = io_cancel(t->ctx, &t->cb[0], &dummy);
 	/* Nothing starts while held: the completions so far are request 0's, or none. */
-	KTAP_EXPECT(get_stats(fd, &m) == 0, "stats");
+	KTAP_EXPECT(get_stats(fd, &t->m) == 0, "stats");
+	a = t->a;
+	m = t->m;
 	KTAP_EXPECT(dma_hold(fd, 0) == 0, "DMA_HOLD 0: %s", strerror(errno));
 	ktap_diag("io_cancel: last queued %d (%s), middle %d (%s), on the wire %d (%s)",
 		  r4, strerror(-r4), r3, strerror(-r3), r0, strerror(-r0));
-	if (can) {
+	if (t->can) {
 		KTAP_EXPECT(r4 == -EINPROGRESS && r3 == -EINPROGRESS,
 			    "io_cancel of queued requests: %d, %d, want -EINPROGRESS", r4, r3);
 		/*
 		 * On the wire for 400 ms: EAGAIN, or EINVAL where a stalled
 		 * machine let it finish first: then the interrupt handler had
 		 * completed it before io_cancel() (the stats read after it say
-		 * so), and in full, which the loop below checks.
+		 * so), and in full, which cancel_results() checks.
 		 */
 		KTAP_EXPECT(r0 == -EAGAIN || r0 == -EINVAL,
 			    "io_cancel of the request on the wire: %d, want -EAGAIN", r0);
@@ -1205,48 +1351,86 @@ KTAP_TEST(cancel_queued, 60)
 		KTAP_EXPECT(r4 == -EINVAL && r3 == -EINVAL && r0 == -EINVAL,
 			    "no cancel callback: io_cancel %d %d %d, want -EINVAL", r4, r3, r0);
 	}
-	for (got = early; got < NCANCEL;) {
-		r = io_getevents(ctx, 1, NCANCEL - got, ev, &ts);
+	return KTAP_PASS;
+}
+
+/* Five events exactly, none twice; the whole ones in submission order. */
+static int cancel_reap(void *state)
+{
+	struct cancel *t = state;
+	struct timespec zero = { 0 }, ts = { .tv_sec = EVENT_WAIT_S };
+	struct io_event ev[NCANCEL];
+	int k, r, got, order = 0;
+
+	for (got = t->early; got < NCANCEL;) {
+		r = io_getevents(t->ctx, 1, NCANCEL - got, ev, &ts);
 		KTAP_EXPECT(r > 0, "io_getevents after %d of %d events: %d", got, NCANCEL, r);
 		for (k = 0; k < r; k++, got++) {
 			uintptr_t i = (uintptr_t)ev[k].data;
 
-			KTAP_EXPECT(i < NCANCEL && ev[k].obj == &cb[i], "unknown event %p",
+			KTAP_EXPECT(i < NCANCEL && ev[k].obj == &t->cb[i], "unknown event %p",
 				    (void *)ev[k].obj);
-			KTAP_EXPECT(res[i] == LONG_MIN, "request %lu completed twice", (unsigned long)i);
-			res[i] = (long)ev[k].res;
-			if (res[i] == (long)len) {
-				KTAP_EXPECT((int)i >= order, "request %lu completed after %d", (unsigned long)i,
-					    order);
+			KTAP_EXPECT(t->res[i] == LONG_MIN, "request %lu completed twice",
+				    (unsigned long)i);
+			t->res[i] = (long)ev[k].res;
+			if (t->res[i] == CANCEL_LEN) {
+				KTAP_EXPECT((int)i >= order, "request %lu completed after %d",
+					    (unsigned long)i, order);
 				order = i;
 			}
 		}
 	}
-	r = io_getevents(ctx, 0, NCANCEL, ev, &zero);
+	r = io_getevents(t->ctx, 0, NCANCEL, ev, &zero);
 	KTAP_EXPECT(r == 0, "%d more events after all %d", r, NCANCEL);
+	return KTAP_PASS;
+}
+
+/* Each request's result and buffer: whole, or cancelled having moved nothing. */
+static int cancel_results(void *state)
+{
+	struct cancel *t = state;
+	const long *res = t->res;
+	const size_t len = CANCEL_LEN;
+	unsigned char got0[CANCEL_LEN];
+	int k;
+
 	ktap_diag("results: %ld %ld %ld %ld %ld", res[0], res[1], res[2], res[3], res[4]);
 	for (k = 0; k < NCANCEL; k++) {
-		bool cancelled = can && k >= 3;
+		bool cancelled = t->can && k >= 3;
+		unsigned char *buf = t->buf[k];
 		unsigned int off = 100 + k * 600;
 
 		KTAP_EXPECT(res[k] == (cancelled ? -ECANCELED : (long)len),
 			    "request %d: res %ld, want %ld", k, res[k],
 			    cancelled ? -ECANCELED : (long)len);
-		if (is_write[k] && !cancelled)
-			memcpy(want + off, buf[k], len);
+		if (cancel_is_write[k] && !cancelled)
+			memcpy(t->want + off, buf, len);
 		if (k == 0) {
-			gather(got0, v0, 4, len);
+			gather(got0, t->v0, 4, len);
 			KTAP_EXPECT(pat_diff(got0, off, len, 50) < 0, "read 0: data differs");
-		} else if (!is_write[k] && !cancelled) {
-			KTAP_EXPECT(pat_diff(buf[k], off, len, 50) < 0, "read %d: data differs", k);
+		} else if (!cancel_is_write[k] && !cancelled) {
+			KTAP_EXPECT(pat_diff(buf, off, len, 50) < 0, "read %d: data differs", k);
 		}
-		if (!is_write[k] && cancelled)
-			KTAP_EXPECT(buf[k][0] == UNTOUCHED && !memcmp(buf[k], buf[k] + 1, len - 1),
+		if (!cancel_is_write[k] && cancelled)
+			KTAP_EXPECT(buf[0] == UNTOUCHED && !memcmp(buf, buf + 1, len - 1),
 				    "the cancelled read %d wrote its buffer", k);
 	}
-	r = io_cancel(ctx, &cb[1], &dummy);
+	return KTAP_PASS;
+}
+
+/* What it all cost: a cancelled request moved nothing; the file holds the rest. */
+static int cancel_costs(void *state)
+{
+	struct cancel *t = state;
+	const struct demo_irqdev_stats a = t->a;
+	struct demo_irqdev_stats b;
+	struct io_event dummy;
+	bool can = t->can;
+	int r;
+
+	r = io_cancel(t->ctx, &t->cb[1], &dummy);
 	KTAP_EXPECT(r == -EINVAL, "io_cancel of a completed request: %d, want -EINVAL", r);
-	KTAP_EXPECT(get_stats(fd, &b) == 0, "stats");
+	KTAP_EXPECT(get_stats(t->fd, &b) == 0, "stats");
 	KTAP_EXPECT(DELTA(a, b, dma_cancelled) == (can ? 2 : 0), "dma_cancelled %+lld, want %d",
 		    DELTA(a, b, dma_cancelled), can ? 2 : 0);
 	KTAP_EXPECT(DELTA(a, b, dma_transfers) == (can ? 6 : 8) &&
@@ -1257,9 +1441,213 @@ KTAP_TEST(cancel_queued, 60)
 	KTAP_EXPECT(DELTA(a, b, dma_queued) == NCANCEL && DELTA(a, b, dma_failed) == 0,
 		    "queued %+lld failed %+lld", DELTA(a, b, dma_queued), DELTA(a, b, dma_failed));
 	KTAP_EXPECT(b.dma_held == 0, "dma_held %llu", (unsigned long long)b.dma_held);
-	KTAP_EXPECT(dev_holds(fd, want, "after the cancelled write") == 0, "content");
-	io_destroy(ctx);
-	close(fd);
+	KTAP_EXPECT(dev_holds(t->fd, t->want, "after the cancelled write") == 0, "content");
+	return KTAP_PASS;
+}
+
+KTAP_TEST(cancel_queued, 60)
+{
+	static const test_step steps[] = {
+		cancel_setup, cancel_submit_and_cancel, cancel_reap, cancel_results, cancel_costs,
+		cancel_teardown,
+	};
+	static struct cancel t;
+
+	return run_steps(steps, KTAP_ARRAY_SIZE(steps), &t);
+}
+
+/* What the steps of nowait_busy share. */
+struct nowait {
+	int fd, nb;			/* the device, and it opened O_NONBLOCK */
+	io_context_t ctx;
+	struct io_uring ring;
+	unsigned char want[DEV_SIZE];
+	unsigned char *rb, *wb;		/* 200 bytes at 100 read into rb, written from wb */
+	struct iovec v[4], rv, wv;	/* the busy request's segments; rb's and wb's */
+	unsigned int np;		/* the busy request's pieces */
+	struct iocb busy;
+	struct demo_irqdev_stats a;	/* before the busy request */
+};
+
+/* An io_uring READ of rb with RWF_NOWAIT, submitted and reaped: its res in *@res. */
+static int nowait_uring_read(struct nowait *t, long *res)
+{
+	struct io_uring_sqe *sqe = sqe_for(&t->ring, 0);
+
+	io_uring_prep_read(sqe, t->fd, t->rb, 200, 100);
+	sqe->rw_flags = RWF_NOWAIT;
+	*res = LONG_MIN;
+	KTAP_EXPECT(uring_reap(&t->ring, 1, res, EVENT_WAIT_S) == 0, "io_uring");
+	return KTAP_PASS;
+}
+
+static int nowait_setup(void *state)
+{
+	struct nowait *t = state;
+	unsigned char *ar;
+
+	t->fd = dma_begin(0, &t->a);
+	KTAP_EXPECT(t->fd >= 0, "device");
+	t->nb = dev_open(0, O_NONBLOCK);
+	KTAP_EXPECT(t->nb >= 0, "open O_NONBLOCK: %s", strerror(errno));
+	KTAP_EXPECT(io_setup(8, &t->ctx) == 0, "io_setup");
+	KTAP_EXPECT(io_uring_queue_init(8, &t->ring, 0) == 0, "io_uring_queue_init");
+	ar = arena(ARENA_PAGES);
+	t->rb = arena(1);
+	t->wb = arena(1);
+	KTAP_EXPECT(ar && t->rb && t->wb, "mmap");
+	KTAP_EXPECT(dev_put(t->fd, 60, t->want) == 0, "fill the file");
+	memset(t->rb, UNTOUCHED, pg);
+	pat_fill(t->wb, 100, 200, 61);
+	t->rv = (struct iovec){ t->rb, 200 };
+	t->wv = (struct iovec){ t->wb, 200 };
+	layout(t->v, 4, ar, 3000, 4);
+	t->np = pieces(t->v, 4, 3000);
+	KTAP_EXPECT(t->np >= 4, "layout: %u pieces", t->np);
+	return KTAP_PASS;
+}
+
+static int nowait_teardown(void *state)
+{
+	struct nowait *t = state;
+
+	close_with_rings(t->fd, t->ctx, &t->ring);
+	close(t->nb);
+	return KTAP_PASS;
+}
+
+/* The busy request: queued, not started, for as long as the refusals take. */
+static int nowait_make_busy(void *state)
+{
+	struct nowait *t = state;
+	struct iocb *cbs[1] = { &t->busy };
+	int r;
+
+	KTAP_EXPECT(get_stats(t->fd, &t->a) == 0, "stats");
+	io_prep_preadv(&t->busy, t->fd, t->v, 4, 0);
+	t->busy.data = &t->busy;
+	KTAP_EXPECT(dma_hold(t->fd, 1) == 0, "DMA_HOLD: %s", strerror(errno));
+	r = io_submit(t->ctx, 1, cbs);
+	KTAP_EXPECT(r == 1, "io_submit: %d", r);
+	return KTAP_PASS;
+}
+
+/* While busy, every request that may not block is refused with EAGAIN. */
+static int nowait_refused(void *state)
+{
+	struct nowait *t = state;
+	struct timespec ts = { .tv_sec = EVENT_WAIT_S };
+	struct iocb nw[2], *cbs[2];
+	struct io_event ev;
+	int fd = t->fd, r, k;
+	ssize_t n;
+	long res;
+
+	errno = 0;
+	n = preadv2(fd, &t->rv, 1, 100, RWF_NOWAIT);
+	KTAP_EXPECT(n == -1 && errno == EAGAIN, "preadv2 RWF_NOWAIT while busy: %zd (%s)", n,
+		    strerror(errno));
+	errno = 0;
+	n = pwritev2(fd, &t->wv, 1, 100, RWF_NOWAIT);
+	KTAP_EXPECT(n == -1 && errno == EAGAIN, "pwritev2 RWF_NOWAIT while busy: %zd (%s)", n,
+		    strerror(errno));
+	io_prep_pread(&nw[0], fd, t->rb, 200, 100);
+	io_prep_pwrite(&nw[1], fd, t->wb, 200, 100);
+	for (k = 0; k < 2; k++) {
+		nw[k].aio_rw_flags = RWF_NOWAIT;
+		nw[k].data = &nw[k];
+		cbs[k] = &nw[k];
+	}
+	r = io_submit(t->ctx, 2, cbs);
+	KTAP_EXPECT(r == 2, "io_submit of two RWF_NOWAIT requests while busy: %d (%s)", r,
+		    r < 0 ? strerror(-r) : "short");
+	for (k = 0; k < 2; k++) {
+		r = io_getevents(t->ctx, 1, 1, &ev, &ts);
+		KTAP_EXPECT(r == 1, "io_getevents: %d", r);
+		KTAP_EXPECT(ev.obj == &nw[0] || ev.obj == &nw[1],
+			    "the busy request completed before the RWF_NOWAIT ones were refused");
+		KTAP_EXPECT((long)ev.res == -EAGAIN,
+			    "io_submit %s RWF_NOWAIT while busy: res %ld, want -EAGAIN",
+			    ev.obj == &nw[0] ? "PREAD" : "PWRITE", (long)ev.res);
+	}
+	r = nowait_uring_read(t, &res);
+	if (r != KTAP_PASS)
+		return r;
+	KTAP_EXPECT(res == -EAGAIN, "io_uring READ RWF_NOWAIT while busy: res %ld, want -EAGAIN",
+		    res);
+	errno = 0;
+	n = read(t->nb, t->rb, 200);
+	KTAP_EXPECT(n == -1 && errno == EAGAIN, "read(2) on O_NONBLOCK while busy: %zd (%s)", n,
+		    strerror(errno));
+	errno = 0;
+	n = write(t->nb, t->wb, 200);
+	KTAP_EXPECT(n == -1 && errno == EAGAIN, "write(2) on O_NONBLOCK while busy: %zd (%s)", n,
+		    strerror(errno));
+	return KTAP_PASS;
+}
+
+/* The refusals queued and moved nothing; released, the busy request completes whole. */
+static int nowait_refusals_cost(void *state)
+{
+	struct nowait *t = state;
+	struct timespec zero = { 0 }, ts = { .tv_sec = EVENT_WAIT_S };
+	const struct demo_irqdev_stats a = t->a;
+	struct demo_irqdev_stats m, b;
+	unsigned int np = t->np;
+	struct io_event ev;
+	int fd = t->fd, r, k;
+
+	r = io_getevents(t->ctx, 0, 1, &ev, &zero);
+	KTAP_EXPECT(r == 0, "the busy request (%u pieces) completed during the refusals", np);
+	KTAP_EXPECT(get_stats(fd, &m) == 0, "stats");
+	KTAP_EXPECT(DELTA(a, m, dma_eagain) == 7, "dma_eagain %+lld, want 7",
+		    DELTA(a, m, dma_eagain));
+	KTAP_EXPECT(DELTA(a, m, dma_queued) == 1 && DELTA(a, m, dma_sync_waits) == 0,
+		    "queued %+lld sync_waits %+lld, want +1 +0: a refused request was queued",
+		    DELTA(a, m, dma_queued), DELTA(a, m, dma_sync_waits));
+	KTAP_EXPECT(m.dma_held == np, "dma_held %llu, want %u", (unsigned long long)m.dma_held, np);
+	KTAP_EXPECT(dma_hold(fd, 0) == 0, "DMA_HOLD 0: %s", strerror(errno));
+	r = io_getevents(t->ctx, 1, 1, &ev, &ts);
+	KTAP_EXPECT(r == 1 && ev.obj == &t->busy && (long)ev.res == 3000,
+		    "the busy request: %d events, res %ld", r, r == 1 ? (long)ev.res : 0);
+	KTAP_EXPECT(wait_idle(fd, &b, EVENT_WAIT_S) == 0, "not idle");
+	KTAP_EXPECT(DELTA(a, b, dma_transfers) == np && DELTA(a, b, dma_bytes) == 3000,
+		    "transfers %+lld bytes %+lld, want %u and 3000: a refused request moved data",
+		    DELTA(a, b, dma_transfers), DELTA(a, b, dma_bytes), np);
+	for (k = 0; k < pg; k++)
+		KTAP_EXPECT(t->rb[k] == UNTOUCHED, "a refused read wrote byte %d of its buffer", k);
+	KTAP_EXPECT(dev_holds(fd, t->want, "after refused writes") == 0, "content");
+	return KTAP_PASS;
+}
+
+/* Idle, the same requests are served. */
+static int nowait_idle_served(void *state)
+{
+	struct nowait *t = state;
+	struct demo_irqdev_stats b;
+	unsigned char *rb = t->rb;
+	int fd = t->fd, r;
+	ssize_t n;
+	long d, res;
+
+	KTAP_EXPECT(wait_idle(fd, &b, EVENT_WAIT_S) == 0, "not idle");
+	n = preadv2(fd, &t->rv, 1, 100, RWF_NOWAIT);
+	KTAP_EXPECT(n == 200, "preadv2 RWF_NOWAIT, idle: %zd (%s)", n, n < 0 ? strerror(errno) : "");
+	d = pat_diff(rb, 100, 200, 60);
+	KTAP_EXPECT(d < 0, "preadv2 RWF_NOWAIT: data differs at %ld", d);
+	KTAP_EXPECT(wait_idle(fd, &b, EVENT_WAIT_S) == 0, "not idle");
+	memset(rb, UNTOUCHED, 200);
+	r = nowait_uring_read(t, &res);
+	if (r != KTAP_PASS)
+		return r;
+	KTAP_EXPECT(res == 200 && pat_diff(rb, 100, 200, 60) < 0,
+		    "io_uring READ RWF_NOWAIT, idle: res %ld", res);
+	KTAP_EXPECT(wait_idle(fd, &b, EVENT_WAIT_S) == 0, "not idle");
+	memset(rb, UNTOUCHED, 200);
+	KTAP_EXPECT(lseek(t->nb, 100, SEEK_SET) == 100, "lseek: %s", strerror(errno));
+	n = read(t->nb, rb, 200);
+	KTAP_EXPECT(n == 200 && pat_diff(rb, 100, 200, 60) < 0, "read(2) on O_NONBLOCK, idle: %zd (%s)",
+		    n, n < 0 ? strerror(errno) : "");
 	return KTAP_PASS;
 }
 
@@ -1273,137 +1661,13 @@ KTAP_TEST(cancel_queued, 60)
  */
 KTAP_TEST(nowait_busy, 60)
 {
-	struct timespec zero = { 0 }, ts = { .tv_sec = EVENT_WAIT_S };
-	struct demo_irqdev_stats a, m, b;
-	unsigned char want[DEV_SIZE], *ar, *rb, *wb;
-	struct iocb busy, nw[2], *cbs[2];
-	struct io_uring_sqe *sqe;
-	struct iovec v[4], rv, wv;
-	struct io_uring ring;
-	struct io_event ev;
-	io_context_t ctx = 0;
-	int fd, nb, r, k;
-	unsigned int np;
-	long ures[1];
-	ssize_t n;
-	long d;
+	static const test_step steps[] = {
+		nowait_setup, nowait_make_busy, nowait_refused, nowait_refusals_cost,
+		nowait_idle_served, nowait_teardown,
+	};
+	static struct nowait t;
 
-	fd = dma_begin(0, &a);
-	KTAP_EXPECT(fd >= 0, "device");
-	nb = dev_open(0, O_NONBLOCK);
-	KTAP_EXPECT(nb >= 0, "open O_NONBLOCK: %s", strerror(errno));
-	KTAP_EXPECT(io_setup(8, &ctx) == 0, "io_setup");
-	KTAP_EXPECT(io_uring_queue_init(8, &ring, 0) == 0, "io_uring_queue_init");
-	ar = arena(ARENA_PAGES);
-	rb = arena(1);
-	wb = arena(1);
-	KTAP_EXPECT(ar && rb && wb, "mmap");
-	KTAP_EXPECT(dev_put(fd, 60, want) == 0, "fill the file");
-	memset(rb, UNTOUCHED, pg);
-	pat_fill(wb, 100, 200, 61);
-	rv = (struct iovec){ rb, 200 };
-	wv = (struct iovec){ wb, 200 };
-	layout(v, 4, ar, 3000, 4);
-	np = pieces(v, 4, 3000);
-	KTAP_EXPECT(np >= 4, "layout: %u pieces", np);
-	KTAP_EXPECT(get_stats(fd, &a) == 0, "stats");
-	io_prep_preadv(&busy, fd, v, 4, 0);
-	busy.data = &busy;
-	cbs[0] = &busy;
-	/* queued, not started: busy for as long as the refusals take */
-	KTAP_EXPECT(dma_hold(fd, 1) == 0, "DMA_HOLD: %s", strerror(errno));
-	r = io_submit(ctx, 1, cbs);
-	KTAP_EXPECT(r == 1, "io_submit: %d", r);
-
-	errno = 0;
-	n = preadv2(fd, &rv, 1, 100, RWF_NOWAIT);
-	KTAP_EXPECT(n == -1 && errno == EAGAIN, "preadv2 RWF_NOWAIT while busy: %zd (%s)", n,
-		    strerror(errno));
-	errno = 0;
-	n = pwritev2(fd, &wv, 1, 100, RWF_NOWAIT);
-	KTAP_EXPECT(n == -1 && errno == EAGAIN, "pwritev2 RWF_NOWAIT while busy: %zd (%s)", n,
-		    strerror(errno));
-	io_prep_pread(&nw[0], fd, rb, 200, 100);
-	io_prep_pwrite(&nw[1], fd, wb, 200, 100);
-	for (k = 0; k < 2; k++) {
-		nw[k].aio_rw_flags = RWF_NOWAIT;
-		nw[k].data = &nw[k];
-		cbs[k] = &nw[k];
-	}
-	r = io_submit(ctx, 2, cbs);
-	KTAP_EXPECT(r == 2, "io_submit of two RWF_NOWAIT requests while busy: %d (%s)", r,
-		    r < 0 ? strerror(-r) : "short");
-	for (k = 0; k < 2; k++) {
-		r = io_getevents(ctx, 1, 1, &ev, &ts);
-		KTAP_EXPECT(r == 1, "io_getevents: %d", r);
-		KTAP_EXPECT(ev.obj == &nw[0] || ev.obj == &nw[1],
-			    "the busy request completed before the RWF_NOWAIT ones were refused");
-		KTAP_EXPECT((long)ev.res == -EAGAIN,
-			    "io_submit %s RWF_NOWAIT while busy: res %ld, want -EAGAIN",
-			    ev.obj == &nw[0] ? "PREAD" : "PWRITE", (long)ev.res);
-	}
-	sqe = sqe_for(&ring, 0);
-	io_uring_prep_read(sqe, fd, rb, 200, 100);
-	sqe->rw_flags = RWF_NOWAIT;
-	ures[0] = LONG_MIN;
-	KTAP_EXPECT(uring_reap(&ring, 1, ures) == 0, "io_uring");
-	KTAP_EXPECT(ures[0] == -EAGAIN, "io_uring READ RWF_NOWAIT while busy: res %ld, want -EAGAIN",
-		    ures[0]);
-	errno = 0;
-	n = read(nb, rb, 200);
-	KTAP_EXPECT(n == -1 && errno == EAGAIN, "read(2) on O_NONBLOCK while busy: %zd (%s)", n,
-		    strerror(errno));
-	errno = 0;
-	n = write(nb, wb, 200);
-	KTAP_EXPECT(n == -1 && errno == EAGAIN, "write(2) on O_NONBLOCK while busy: %zd (%s)", n,
-		    strerror(errno));
-	r = io_getevents(ctx, 0, 1, &ev, &zero);
-	KTAP_EXPECT(r == 0, "the busy request (%u pieces) completed during the refusals", np);
-	KTAP_EXPECT(get_stats(fd, &m) == 0, "stats");
-	KTAP_EXPECT(DELTA(a, m, dma_eagain) == 7, "dma_eagain %+lld, want 7",
-		    DELTA(a, m, dma_eagain));
-	KTAP_EXPECT(DELTA(a, m, dma_queued) == 1 && DELTA(a, m, dma_sync_waits) == 0,
-		    "queued %+lld sync_waits %+lld, want +1 +0: a refused request was queued",
-		    DELTA(a, m, dma_queued), DELTA(a, m, dma_sync_waits));
-	KTAP_EXPECT(m.dma_held == np, "dma_held %llu, want %u", (unsigned long long)m.dma_held, np);
-	KTAP_EXPECT(dma_hold(fd, 0) == 0, "DMA_HOLD 0: %s", strerror(errno));
-	r = io_getevents(ctx, 1, 1, &ev, &ts);
-	KTAP_EXPECT(r == 1 && ev.obj == &busy && (long)ev.res == 3000,
-		    "the busy request: %d events, res %ld", r, r == 1 ? (long)ev.res : 0);
-	KTAP_EXPECT(wait_idle(fd, &b, EVENT_WAIT_S) == 0, "not idle");
-	KTAP_EXPECT(DELTA(a, b, dma_transfers) == np && DELTA(a, b, dma_bytes) == 3000,
-		    "transfers %+lld bytes %+lld, want %u and 3000: a refused request moved data",
-		    DELTA(a, b, dma_transfers), DELTA(a, b, dma_bytes), np);
-	for (k = 0; k < pg; k++)
-		KTAP_EXPECT(rb[k] == UNTOUCHED, "a refused read wrote byte %d of its buffer", k);
-	KTAP_EXPECT(dev_holds(fd, want, "after refused writes") == 0, "content");
-
-	/* idle: served */
-	KTAP_EXPECT(wait_idle(fd, &b, EVENT_WAIT_S) == 0, "not idle");
-	n = preadv2(fd, &rv, 1, 100, RWF_NOWAIT);
-	KTAP_EXPECT(n == 200, "preadv2 RWF_NOWAIT, idle: %zd (%s)", n, n < 0 ? strerror(errno) : "");
-	d = pat_diff(rb, 100, 200, 60);
-	KTAP_EXPECT(d < 0, "preadv2 RWF_NOWAIT: data differs at %ld", d);
-	KTAP_EXPECT(wait_idle(fd, &b, EVENT_WAIT_S) == 0, "not idle");
-	memset(rb, UNTOUCHED, 200);
-	sqe = sqe_for(&ring, 0);
-	io_uring_prep_read(sqe, fd, rb, 200, 100);
-	sqe->rw_flags = RWF_NOWAIT;
-	ures[0] = LONG_MIN;
-	KTAP_EXPECT(uring_reap(&ring, 1, ures) == 0, "io_uring");
-	KTAP_EXPECT(ures[0] == 200 && pat_diff(rb, 100, 200, 60) < 0,
-		    "io_uring READ RWF_NOWAIT, idle: res %ld", ures[0]);
-	KTAP_EXPECT(wait_idle(fd, &b, EVENT_WAIT_S) == 0, "not idle");
-	memset(rb, UNTOUCHED, 200);
-	KTAP_EXPECT(lseek(nb, 100, SEEK_SET) == 100, "lseek: %s", strerror(errno));
-	n = read(nb, rb, 200);
-	KTAP_EXPECT(n == 200 && pat_diff(rb, 100, 200, 60) < 0, "read(2) on O_NONBLOCK, idle: %zd (%s)",
-		    n, n < 0 ? strerror(errno) : "");
-	io_uring_queue_exit(&ring);
-	io_destroy(ctx);
-	close(nb);
-	close(fd);
-	return KTAP_PASS;
+	return run_steps(steps, KTAP_ARRAY_SIZE(steps), &t);
 }
 
 /* A system call that must fail with @err. */
@@ -1416,15 +1680,15 @@ KTAP_TEST(nowait_busy, 60)
 			    strerror(errno), strerror(err));			\
 	} while (0)
 
-/* The prepared SQE (user_data 0), submitted and reaped: res or LONG_MIN. */
-static long uring_one(struct io_uring *ring)
-{
-	long res = LONG_MIN;
-
-	if (uring_reap(ring, 1, &res))
-		return LONG_MIN;
-	return res;
-}
+/* The iocb @cb, prepared: io_submit() must take it, its event carry -EFAULT. */
+#define EXPECT_AIO_EFAULT(ctx, cb, what)					\
+	do {									\
+		bool refused_;							\
+		long res_ = aio_one(ctx, cb, &refused_);			\
+										\
+		KTAP_EXPECT(!refused_ && res_ == -EFAULT, "%s: %s %ld", what,	\
+			    refused_ ? "io_submit" : "res", res_);		\
+	} while (0)
 
 /*
  * Memory the request cannot use: unmapped, read-only for a read, PROT_NONE
@@ -1437,131 +1701,198 @@ static long uring_one(struct io_uring *ring)
  * (the bytes before the fault, as O_DIRECT; aio_compat_pin()); at and past
  * the end reads give 0 and writes ENOSPC, across it both are short; one
  * transfer per piece of what moved, none for the rest.
+ *
+ * What its steps share: the device, an aio context and a ring on it, the
+ * memory, what the file must hold, and what the edges must cost.
  */
-KTAP_TEST(bad_input, 60)
-{
-	static struct iovec many[IOV_MAX + 1];
-	struct demo_irqdev_stats a, m, b;
-	unsigned char want[DEV_SIZE], *good, *ro, *none, *hole;
-	struct iovec hv = { NULL, 100 }, v2[2];
+struct bad_input {
+	int fd;
+	io_context_t ctx;
 	struct io_uring ring;
-	io_context_t ctx = 0;
-	struct iocb cb, *cbs[1] = { &cb };
-	unsigned long long np = 0, bytes = 0;
-	bool refused;
-	int fd, k, r;
-	long res;
-	ssize_t n;
+	unsigned char *good;	/* two pages */
+	unsigned char *ro;	/* one page, PROT_READ */
+	unsigned char *none;	/* one page, PROT_NONE */
+	unsigned char *hole;	/* a page with nothing mapped, between two mapped */
+	struct iovec hv;	/* 100 bytes in the hole */
+	struct iovec v2[2];	/* 100 bytes: 50 in good, then the hole */
+	struct iovec many[IOV_MAX + 1];
+	struct demo_irqdev_stats a;	/* the counters before the step's requests */
+	unsigned char want[DEV_SIZE];
+	unsigned long long np, bytes;	/* pieces and bytes the edges moved */
+};
 
-	fd = dma_begin(0, &a);
-	KTAP_EXPECT(fd >= 0, "device");
-	KTAP_EXPECT(io_setup(8, &ctx) == 0, "io_setup");
-	KTAP_EXPECT(io_uring_queue_init(8, &ring, 0) == 0, "io_uring_queue_init");
-	good = arena(2);
-	ro = mmap(NULL, pg, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	none = mmap(NULL, pg, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+static int bad_input_setup(void *state)
+{
+	struct bad_input *t = state;
+	int k;
+
+	t->fd = dma_begin(0, &t->a);
+	KTAP_EXPECT(t->fd >= 0, "device");
+	KTAP_EXPECT(io_setup(8, &t->ctx) == 0, "io_setup");
+	KTAP_EXPECT(io_uring_queue_init(8, &t->ring, 0) == 0, "io_uring_queue_init");
+	t->good = arena(2);
+	t->ro = mmap(NULL, pg, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	t->none = mmap(NULL, pg, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	/* the hole last: nothing mapped after it may land there */
-	hole = arena(3);
-	KTAP_EXPECT(good && ro != MAP_FAILED && none != MAP_FAILED && hole, "mmap");
-	KTAP_EXPECT(munmap(hole + pg, pg) == 0, "munmap");
-	hole += pg;
-	hv.iov_base = hole;
-	memset(good, UNTOUCHED, 2 * pg);
+	t->hole = arena(3);
+	KTAP_EXPECT(t->good && t->ro != MAP_FAILED && t->none != MAP_FAILED && t->hole, "mmap");
+	KTAP_EXPECT(munmap(t->hole + pg, pg) == 0, "munmap");
+	t->hole += pg;
+	t->hv = (struct iovec){ t->hole, 100 };
+	memset(t->good, UNTOUCHED, 2 * pg);
 	for (k = 0; k <= IOV_MAX; k++)
-		many[k] = (struct iovec){ good + k % pg, 1 };
-	KTAP_EXPECT(dev_put(fd, 70, want) == 0, "fill the file");
-	KTAP_EXPECT(lseek(fd, 0, SEEK_SET) == 0, "lseek: %s", strerror(errno));
-	KTAP_EXPECT(get_stats(fd, &a) == 0, "stats");
+		t->many[k] = (struct iovec){ t->good + k % pg, 1 };
+	KTAP_EXPECT(dev_put(t->fd, 70, t->want) == 0, "fill the file");
+	KTAP_EXPECT(lseek(t->fd, 0, SEEK_SET) == 0, "lseek: %s", strerror(errno));
+	KTAP_EXPECT(get_stats(t->fd, &t->a) == 0, "stats");
+	return KTAP_PASS;
+}
 
-	EXPECT_FAILS(read(fd, hole, 100), EFAULT, "read(2) into unmapped memory");
-	EXPECT_FAILS(read(fd, ro, 100), EFAULT, "read(2) into PROT_READ memory");
-	EXPECT_FAILS(pread(fd, hole, 100, 10), EFAULT, "pread(2) into unmapped memory");
-	EXPECT_FAILS(preadv(fd, &hv, 1, 10), EFAULT, "preadv(2) into unmapped memory");
-	EXPECT_FAILS(readv(fd, many, IOV_MAX + 1), EINVAL, "readv(2) of IOV_MAX + 1 segments");
-	EXPECT_FAILS(write(fd, hole, 100), EFAULT, "write(2) from unmapped memory");
-	EXPECT_FAILS(pwrite(fd, none, 100, 10), EFAULT, "pwrite(2) from PROT_NONE memory");
-	EXPECT_FAILS(pwritev(fd, &hv, 1, 10), EFAULT, "pwritev(2) from unmapped memory");
-	EXPECT_FAILS(writev(fd, many, IOV_MAX + 1), EINVAL, "writev(2) of IOV_MAX + 1 segments");
+static int bad_input_teardown(void *state)
+{
+	struct bad_input *t = state;
+
+	close_with_rings(t->fd, t->ctx, &t->ring);
+	return KTAP_PASS;
+}
+
+static int bad_input_sync(void *state)
+{
+	struct bad_input *t = state;
+	int fd = t->fd;
+
+	EXPECT_FAILS(read(fd, t->hole, 100), EFAULT, "read(2) into unmapped memory");
+	EXPECT_FAILS(read(fd, t->ro, 100), EFAULT, "read(2) into PROT_READ memory");
+	EXPECT_FAILS(pread(fd, t->hole, 100, 10), EFAULT, "pread(2) into unmapped memory");
+	EXPECT_FAILS(preadv(fd, &t->hv, 1, 10), EFAULT, "preadv(2) into unmapped memory");
+	EXPECT_FAILS(readv(fd, t->many, IOV_MAX + 1), EINVAL, "readv(2) of IOV_MAX + 1 segments");
+	EXPECT_FAILS(write(fd, t->hole, 100), EFAULT, "write(2) from unmapped memory");
+	EXPECT_FAILS(pwrite(fd, t->none, 100, 10), EFAULT, "pwrite(2) from PROT_NONE memory");
+	EXPECT_FAILS(pwritev(fd, &t->hv, 1, 10), EFAULT, "pwritev(2) from unmapped memory");
+	EXPECT_FAILS(writev(fd, t->many, IOV_MAX + 1), EINVAL, "writev(2) of IOV_MAX + 1 segments");
 	KTAP_EXPECT(lseek(fd, 0, SEEK_CUR) == 0, "a failed request moved the file position");
+	return KTAP_PASS;
+}
 
-	io_prep_pread(&cb, fd, hole, 100, 10);
-	res = aio_one(ctx, &cb, &refused);
-	KTAP_EXPECT(!refused && res == -EFAULT, "io_submit PREAD into unmapped memory: %s %ld",
-		    refused ? "io_submit" : "res", res);
-	io_prep_pread(&cb, fd, ro, 100, 10);
-	res = aio_one(ctx, &cb, &refused);
-	KTAP_EXPECT(!refused && res == -EFAULT, "io_submit PREAD into PROT_READ memory: %s %ld",
-		    refused ? "io_submit" : "res", res);
-	io_prep_preadv(&cb, fd, &hv, 1, 10);
-	res = aio_one(ctx, &cb, &refused);
-	KTAP_EXPECT(!refused && res == -EFAULT, "io_submit PREADV into unmapped memory: %s %ld",
-		    refused ? "io_submit" : "res", res);
-	io_prep_pwrite(&cb, fd, none, 100, 10);
-	res = aio_one(ctx, &cb, &refused);
-	KTAP_EXPECT(!refused && res == -EFAULT, "io_submit PWRITE from PROT_NONE memory: %s %ld",
-		    refused ? "io_submit" : "res", res);
-	io_prep_preadv(&cb, fd, many, IOV_MAX + 1, 0);
-	r = io_submit(ctx, 1, cbs);
+static int bad_input_aio(void *state)
+{
+	struct bad_input *t = state;
+	struct iocb cb, *cbs[1] = { &cb };
+	int fd = t->fd, r;
+
+	io_prep_pread(&cb, fd, t->hole, 100, 10);
+	EXPECT_AIO_EFAULT(t->ctx, &cb, "io_submit PREAD into unmapped memory");
+	io_prep_pread(&cb, fd, t->ro, 100, 10);
+	EXPECT_AIO_EFAULT(t->ctx, &cb, "io_submit PREAD into PROT_READ memory");
+	io_prep_preadv(&cb, fd, &t->hv, 1, 10);
+	EXPECT_AIO_EFAULT(t->ctx, &cb, "io_submit PREADV into unmapped memory");
+	io_prep_pwrite(&cb, fd, t->none, 100, 10);
+	EXPECT_AIO_EFAULT(t->ctx, &cb, "io_submit PWRITE from PROT_NONE memory");
+	io_prep_preadv(&cb, fd, t->many, IOV_MAX + 1, 0);
+	r = io_submit(t->ctx, 1, cbs);
 	KTAP_EXPECT(r == -EINVAL, "io_submit PREADV of IOV_MAX + 1 segments: %d, want -EINVAL", r);
-	io_prep_pwritev(&cb, fd, many, IOV_MAX + 1, 0);
-	r = io_submit(ctx, 1, cbs);
+	io_prep_pwritev(&cb, fd, t->many, IOV_MAX + 1, 0);
+	r = io_submit(t->ctx, 1, cbs);
 	KTAP_EXPECT(r == -EINVAL, "io_submit PWRITEV of IOV_MAX + 1 segments: %d, want -EINVAL", r);
+	return KTAP_PASS;
+}
 
-	io_uring_prep_read(sqe_for(&ring, 0), fd, ro, 100, 10);
-	res = uring_one(&ring);
+/* The refused io_uring requests, then zero-length ones, which move nothing. */
+static int bad_input_uring_and_empty(void *state)
+{
+	struct bad_input *t = state;
+	struct iocb cb;
+	int fd = t->fd;
+	ssize_t n;
+	long res;
+
+	io_uring_prep_read(sqe_for(&t->ring, 0), fd, t->ro, 100, 10);
+	res = uring_one(&t->ring, EVENT_WAIT_S);
 	KTAP_EXPECT(res == -EFAULT, "io_uring READ into PROT_READ memory: %ld", res);
-	io_uring_prep_write(sqe_for(&ring, 0), fd, hole, 100, 10);
-	res = uring_one(&ring);
+	io_uring_prep_write(sqe_for(&t->ring, 0), fd, t->hole, 100, 10);
+	res = uring_one(&t->ring, EVENT_WAIT_S);
 	KTAP_EXPECT(res == -EFAULT, "io_uring WRITE from unmapped memory: %ld", res);
-	io_uring_prep_readv(sqe_for(&ring, 0), fd, many, IOV_MAX + 1, 0);
-	res = uring_one(&ring);
+	io_uring_prep_readv(sqe_for(&t->ring, 0), fd, t->many, IOV_MAX + 1, 0);
+	res = uring_one(&t->ring, EVENT_WAIT_S);
 	KTAP_EXPECT(res == -EINVAL, "io_uring READV of IOV_MAX + 1 segments: %ld", res);
 
-	n = pread(fd, good, 0, 10);
+	n = pread(fd, t->good, 0, 10);
 	KTAP_EXPECT(n == 0, "pread(2) of 0 bytes: %zd", n);
-	io_prep_pread(&cb, fd, good, 0, 10);
-	res = aio_one(ctx, &cb, NULL);
+	io_prep_pread(&cb, fd, t->good, 0, 10);
+	res = aio_one(t->ctx, &cb, NULL);
 	KTAP_EXPECT(res == 0, "io_submit PREAD of 0 bytes: %ld", res);
+	return KTAP_PASS;
+}
 
-	KTAP_EXPECT(get_stats(fd, &m) == 0, "stats");
-	KTAP_EXPECT(DELTA(a, m, dma_transfers) == 0 && DELTA(a, m, dma_bytes) == 0,
+/* None of the requests so far moved, queued or pinned anything. */
+static int bad_input_nothing_moved(void *state)
+{
+	struct bad_input *t = state;
+	struct demo_irqdev_stats m;
+	int k;
+
+	KTAP_EXPECT(get_stats(t->fd, &m) == 0, "stats");
+	KTAP_EXPECT(DELTA(t->a, m, dma_transfers) == 0 && DELTA(t->a, m, dma_bytes) == 0,
 		    "bad requests moved data: transfers %+lld bytes %+lld",
-		    DELTA(a, m, dma_transfers), DELTA(a, m, dma_bytes));
-	KTAP_EXPECT(DELTA(a, m, dma_queued) == 0 && DELTA(a, m, dma_sync_waits) == 0 &&
-		    DELTA(a, m, dma_irq_completions) == 0,
+		    DELTA(t->a, m, dma_transfers), DELTA(t->a, m, dma_bytes));
+	KTAP_EXPECT(DELTA(t->a, m, dma_queued) == 0 && DELTA(t->a, m, dma_sync_waits) == 0 &&
+		    DELTA(t->a, m, dma_irq_completions) == 0,
 		    "bad requests reached the queue: queued %+lld sync_waits %+lld completions %+lld",
-		    DELTA(a, m, dma_queued), DELTA(a, m, dma_sync_waits),
-		    DELTA(a, m, dma_irq_completions));
+		    DELTA(t->a, m, dma_queued), DELTA(t->a, m, dma_sync_waits),
+		    DELTA(t->a, m, dma_irq_completions));
 	KTAP_EXPECT(m.dma_held == 0, "dma_held %llu after refused requests: pins leaked",
 		    (unsigned long long)m.dma_held);
 	for (k = 0; k < 2 * pg; k++)
-		KTAP_EXPECT(good[k] == UNTOUCHED, "a refused read wrote byte %d of the good buffer", k);
-	KTAP_EXPECT(dev_holds(fd, want, "after refused writes") == 0, "content");
+		KTAP_EXPECT(t->good[k] == UNTOUCHED,
+			    "a refused read wrote byte %d of the good buffer", k);
+	KTAP_EXPECT(dev_holds(t->fd, t->want, "after refused writes") == 0, "content");
+	return KTAP_PASS;
+}
 
-	/* the edges, each with what it should cost */
-	KTAP_EXPECT(get_stats(fd, &a) == 0, "stats");
+/* The edges, each with what it should cost: a second segment that faults. */
+static int bad_input_fault_edges(void *state)
+{
+	struct bad_input *t = state;
+	unsigned char *good = t->good;
+	struct iovec *v2 = t->v2;
+	int fd = t->fd;
+	struct iocb cb;
+	ssize_t n;
+	long res;
+
+	KTAP_EXPECT(get_stats(fd, &t->a) == 0, "stats");
 	v2[0] = (struct iovec){ good + pg - 50, 100 };	/* two pieces */
-	v2[1] = hv;
+	v2[1] = t->hv;
 	n = readv(fd, v2, 2);	/* the file position is 0 */
 	KTAP_EXPECT(n == 100, "readv(2) whose second segment is unmapped: %zd (%s), want 100 (short)",
 		    n, n < 0 ? strerror(errno) : "");
 	KTAP_EXPECT(pat_diff(good + pg - 50, 0, 100, 70) < 0, "readv before the fault: data differs");
-	np += pieces(v2, 2, 100);
-	bytes += 100;
+	t->np += pieces(v2, 2, 100);
+	t->bytes += 100;
 	pat_fill(good + pg - 50, 200, 100, 71);
 	n = pwritev(fd, v2, 2, 200);
 	KTAP_EXPECT(n == 100, "pwritev(2) whose second segment is unmapped: %zd (%s), want 100",
 		    n, n < 0 ? strerror(errno) : "");
-	memcpy(want + 200, good + pg - 50, 100);
-	np += pieces(v2, 2, 100);
-	bytes += 100;
+	memcpy(t->want + 200, good + pg - 50, 100);
+	t->np += pieces(v2, 2, 100);
+	t->bytes += 100;
 	memset(good, UNTOUCHED, 2 * pg);
 	io_prep_preadv(&cb, fd, v2, 2, 300);
-	res = aio_one(ctx, &cb, NULL);
+	res = aio_one(t->ctx, &cb, NULL);
 	KTAP_EXPECT(res == 100 && pat_diff(good + pg - 50, 300, 100, 70) < 0,
 		    "io_submit PREADV whose second segment is unmapped: %ld, want 100", res);
-	np += pieces(v2, 2, 100);
-	bytes += 100;
+	t->np += pieces(v2, 2, 100);
+	t->bytes += 100;
+	return KTAP_PASS;
+}
+
+/* At, past and across the end of the file, by the synchronous calls. */
+static int bad_input_end_sync(void *state)
+{
+	struct bad_input *t = state;
+	unsigned char *good = t->good;
+	int fd = t->fd;
+	ssize_t n;
 
 	KTAP_EXPECT(pread(fd, good, 100, DEV_SIZE) == 0, "pread(2) at the end");
 	KTAP_EXPECT(pread(fd, good, 100, DEV_SIZE + 904) == 0, "pread(2) past the end");
@@ -1569,56 +1900,87 @@ KTAP_TEST(bad_input, 60)
 	n = pread(fd, good, 300, DEV_SIZE - 96);
 	KTAP_EXPECT(n == 96 && pat_diff(good, DEV_SIZE - 96, 96, 70) < 0 && good[96] == UNTOUCHED,
 		    "pread(2) across the end: %zd, want 96", n);
-	np += span_pages(good, 96);
-	bytes += 96;
+	t->np += span_pages(good, 96);
+	t->bytes += 96;
 	EXPECT_FAILS(pwrite(fd, good, 10, DEV_SIZE), ENOSPC, "pwrite(2) at the end");
 	EXPECT_FAILS(pwrite(fd, good, 10, DEV_SIZE + 5903), ENOSPC, "pwrite(2) past the end");
 	pat_fill(good, DEV_SIZE - 6, 20, 72);
 	n = pwrite(fd, good, 20, DEV_SIZE - 6);
 	KTAP_EXPECT(n == 6, "pwrite(2) across the end: %zd, want 6", n);
-	memcpy(want + DEV_SIZE - 6, good, 6);
-	np += 1;
-	bytes += 6;
+	memcpy(t->want + DEV_SIZE - 6, good, 6);
+	t->np += 1;
+	t->bytes += 6;
 	KTAP_EXPECT(lseek(fd, DEV_SIZE, SEEK_SET) == DEV_SIZE, "lseek to the end: %s", strerror(errno));
 	KTAP_EXPECT(read(fd, good, 100) == 0, "read(2) at the end");
 	EXPECT_FAILS(write(fd, good, 100), ENOSPC, "write(2) at the end");
-	io_prep_preadv(&cb, fd, v2, 1, DEV_SIZE);
-	res = aio_one(ctx, &cb, NULL);
+	return KTAP_PASS;
+}
+
+/* The same edges by io_submit and io_uring. */
+static int bad_input_end_async(void *state)
+{
+	struct bad_input *t = state;
+	unsigned char *good = t->good;
+	int fd = t->fd;
+	struct iocb cb;
+	long res;
+
+	io_prep_preadv(&cb, fd, t->v2, 1, DEV_SIZE);
+	res = aio_one(t->ctx, &cb, NULL);
 	KTAP_EXPECT(res == 0, "io_submit PREADV at the end: %ld", res);
-	io_prep_pwritev(&cb, fd, v2, 1, DEV_SIZE);
-	res = aio_one(ctx, &cb, NULL);
+	io_prep_pwritev(&cb, fd, t->v2, 1, DEV_SIZE);
+	res = aio_one(t->ctx, &cb, NULL);
 	KTAP_EXPECT(res == -ENOSPC, "io_submit PWRITEV at the end: %ld", res);
 	memset(good, UNTOUCHED, 300);
 	io_prep_pread(&cb, fd, good + 1, 200, DEV_SIZE - 96);
-	res = aio_one(ctx, &cb, NULL);
+	res = aio_one(t->ctx, &cb, NULL);
 	KTAP_EXPECT(res == 96 && pat_diff(good + 1, DEV_SIZE - 96, 90, 70) < 0,
 		    "io_submit PREAD across the end: %ld, want 96", res);
-	np += 1;
-	bytes += 96;
-	io_uring_prep_read(sqe_for(&ring, 0), fd, good, 100, DEV_SIZE);
-	res = uring_one(&ring);
+	t->np += 1;
+	t->bytes += 96;
+	io_uring_prep_read(sqe_for(&t->ring, 0), fd, good, 100, DEV_SIZE);
+	res = uring_one(&t->ring, EVENT_WAIT_S);
 	KTAP_EXPECT(res == 0, "io_uring READ at the end: %ld", res);
-	io_uring_prep_write(sqe_for(&ring, 0), fd, good, 100, DEV_SIZE);
-	res = uring_one(&ring);
+	io_uring_prep_write(sqe_for(&t->ring, 0), fd, good, 100, DEV_SIZE);
+	res = uring_one(&t->ring, EVENT_WAIT_S);
 	KTAP_EXPECT(res == -ENOSPC, "io_uring WRITE at the end: %ld", res);
 	pat_fill(good, DEV_SIZE - 1, 5, 73);
-	io_uring_prep_write(sqe_for(&ring, 0), fd, good, 5, DEV_SIZE - 1);
-	res = uring_one(&ring);
+	io_uring_prep_write(sqe_for(&t->ring, 0), fd, good, 5, DEV_SIZE - 1);
+	res = uring_one(&t->ring, EVENT_WAIT_S);
 	KTAP_EXPECT(res == 1, "io_uring WRITE across the end: %ld, want 1", res);
-	want[DEV_SIZE - 1] = good[0];
-	np += 1;
-	bytes += 1;
-
-	KTAP_EXPECT(get_stats(fd, &b) == 0, "stats");
-	KTAP_EXPECT(DELTA(a, b, dma_transfers) == (long long)np && DELTA(a, b, dma_bytes) == (long long)bytes,
-		    "edges: transfers %+lld bytes %+lld, want %llu and %llu",
-		    DELTA(a, b, dma_transfers), DELTA(a, b, dma_bytes), np, bytes);
-	KTAP_EXPECT(b.dma_held == 0, "dma_held %llu", (unsigned long long)b.dma_held);
-	KTAP_EXPECT(dev_holds(fd, want, "after the edges") == 0, "content");
-	io_uring_queue_exit(&ring);
-	io_destroy(ctx);
-	close(fd);
+	t->want[DEV_SIZE - 1] = good[0];
+	t->np += 1;
+	t->bytes += 1;
 	return KTAP_PASS;
+}
+
+/* The edges cost one transfer per piece they moved, and left the file as said. */
+static int bad_input_edges_cost(void *state)
+{
+	struct bad_input *t = state;
+	struct demo_irqdev_stats b;
+	unsigned long long np = t->np, bytes = t->bytes;
+
+	KTAP_EXPECT(get_stats(t->fd, &b) == 0, "stats");
+	KTAP_EXPECT(DELTA(t->a, b, dma_transfers) == (long long)np &&
+		    DELTA(t->a, b, dma_bytes) == (long long)bytes,
+		    "edges: transfers %+lld bytes %+lld, want %llu and %llu",
+		    DELTA(t->a, b, dma_transfers), DELTA(t->a, b, dma_bytes), np, bytes);
+	KTAP_EXPECT(b.dma_held == 0, "dma_held %llu", (unsigned long long)b.dma_held);
+	KTAP_EXPECT(dev_holds(t->fd, t->want, "after the edges") == 0, "content");
+	return KTAP_PASS;
+}
+
+KTAP_TEST(bad_input, 60)
+{
+	static const test_step steps[] = {
+		bad_input_setup, bad_input_sync, bad_input_aio, bad_input_uring_and_empty,
+		bad_input_nothing_moved, bad_input_fault_edges, bad_input_end_sync,
+		bad_input_end_async, bad_input_edges_cost, bad_input_teardown,
+	};
+	static struct bad_input t;
+
+	return run_steps(steps, KTAP_ARRAY_SIZE(steps), &t);
 }
 
 /*
@@ -1711,6 +2073,85 @@ static int pins_settle(long long acq0, long long rel0, long long *da, long long 
 	}
 }
 
+/* One request by each of several paths; the pieces the registered buffer moved. */
+static int pins_some_paths(struct io *io, unsigned long long *fixed_pieces)
+{
+	static const enum path some[] = {
+		P_PREADV, P_WRITEV, P_AIO_PREADV, P_AIO_PWRITE, P_URING_READV,
+		P_URING_WRITE, P_URING_READ_FIXED, P_URING_WRITE_FIXED,
+	};
+	struct iovec v[4];
+	unsigned long long p0;
+	size_t i;
+	long res;
+
+	for (i = 0; i < KTAP_ARRAY_SIZE(some); i++) {
+		int n = io_layout(io, some[i], v, 1000 + 333 * i, i);
+
+		p0 = io->pieces;
+		res = xfer(io, some[i], v, n, 7 * i);
+		KTAP_EXPECT(res == (long)(1000 + 333 * i), "%s: %ld", paths[some[i]].name, res);
+		if (paths[some[i]].fixed)
+			*fixed_pieces += io->pieces - p0;
+	}
+	return KTAP_PASS;
+}
+
+/* Short at a read-only second segment @ro; refused at a read-only first one. */
+static int pins_bad_segments(struct io *io, unsigned char *ro)
+{
+	struct iovec bad[2];
+	long res;
+
+	bad[0] = (struct iovec){ io->a + pg - 10, 300 };
+	bad[1] = (struct iovec){ ro, 100 };
+	res = xfer(io, P_AIO_PREADV, bad, 2, 0);
+	KTAP_EXPECT(res == 300, "io_submit PREADV, second segment read-only: %ld, want 300", res);
+	res = xfer(io, P_READV, bad, 2, 0);
+	KTAP_EXPECT(res == 300, "readv(2), second segment read-only: %ld, want 300", res);
+	bad[0] = (struct iovec){ ro, 100 };
+	bad[1] = (struct iovec){ io->a + pg - 10, 300 };
+	res = xfer(io, P_PREADV, bad, 2, 0);
+	KTAP_EXPECT(res == -EFAULT, "preadv(2), first segment read-only: %ld, want -EFAULT", res);
+	return KTAP_PASS;
+}
+
+/*
+ * Four queued (the queue held: none starts), the last two cancelled where
+ * the driver can; the pieces they hold in *@batch.
+ */
+static int pins_queued(struct io *io, unsigned char *bufs, unsigned long long *batch)
+{
+	struct timespec zero = { 0 }, ts = { .tv_sec = EVENT_WAIT_S };
+	struct demo_irqdev_stats a, m;
+	struct iocb cb[4], *cbs[4];
+	struct io_event ev[4], dummy;
+	int fd = io->fd, k, r, got;
+
+	for (k = 0; k < 4; k++) {
+		io_prep_pread(&cb[k], fd, bufs + k * pg + pg - 100, 300, k * 300);
+		cbs[k] = &cb[k];
+		*batch += 2;
+	}
+	KTAP_EXPECT(get_stats(fd, &a) == 0, "stats");
+	KTAP_EXPECT(dma_hold(fd, 1) == 0, "DMA_HOLD: %s", strerror(errno));
+	r = io_submit(io->aio, 4, cbs);
+	KTAP_EXPECT(r == 4, "io_submit: %d", r);
+	KTAP_EXPECT(io_getevents(io->aio, 0, 4, ev, &zero) == 0, "events right after io_submit");
+	KTAP_EXPECT(get_stats(fd, &m) == 0, "stats");
+	KTAP_EXPECT(m.dma_held == *batch,
+		    "dma_held %llu with 4 requests of 2 pieces waiting, want %llu",
+		    (unsigned long long)m.dma_held, *batch);
+	io_cancel(io->aio, &cb[3], &dummy);
+	io_cancel(io->aio, &cb[2], &dummy);
+	KTAP_EXPECT(dma_hold(fd, 0) == 0, "DMA_HOLD 0: %s", strerror(errno));
+	for (got = 0; got < 4; got += r) {
+		r = io_getevents(io->aio, 1, 4 - got, ev, &ts);
+		KTAP_EXPECT(r > 0, "io_getevents: %d", r);
+	}
+	return KTAP_PASS;
+}
+
 /*
  * Every pin the requests took is released once they are done (vmstat's
  * nr_foll_pin_acquired - nr_foll_pin_released back where it was), whatever
@@ -1722,17 +2163,12 @@ static int pins_settle(long long acq0, long long rel0, long long *da, long long 
  */
 KTAP_TEST(pins_released, 60)
 {
-	struct timespec zero = { 0 }, ts = { .tv_sec = EVENT_WAIT_S };
-	struct demo_irqdev_stats a, m, b;
+	struct demo_irqdev_stats a, b;
 	long long acq0, rel0, da, dr;
-	unsigned long long user_pieces, fixed_pieces = 0, p0, batch = 0;
-	struct iocb cb[4], *cbs[4];
-	struct io_event ev[4], dummy;
-	struct iovec v[4], bad[2];
+	unsigned long long user_pieces, fixed_pieces = 0, batch = 0;
 	unsigned char *ro, *bufs;
 	struct io io;
-	int fd, k, r, got;
-	long res;
+	int fd, r;
 
 	if (read_pins(&acq0, &rel0)) {
 		ktap_diag("SKIP: /proc/vmstat has no nr_foll_pin_acquired/released");
@@ -1746,55 +2182,13 @@ KTAP_TEST(pins_released, 60)
 	ro = mmap(NULL, pg, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	bufs = arena(5);	/* the fourth buffer runs into a fifth page */
 	KTAP_EXPECT(ro != MAP_FAILED && bufs, "mmap");
-	{
-		static const enum path some[] = {
-			P_PREADV, P_WRITEV, P_AIO_PREADV, P_AIO_PWRITE, P_URING_READV,
-			P_URING_WRITE, P_URING_READ_FIXED, P_URING_WRITE_FIXED,
-		};
-		size_t i;
-
-		for (i = 0; i < KTAP_ARRAY_SIZE(some); i++) {
-			int n = io_layout(&io, some[i], v, 1000 + 333 * i, i);
-
-			p0 = io.pieces;
-			res = xfer(&io, some[i], v, n, 7 * i);
-			KTAP_EXPECT(res == (long)(1000 + 333 * i), "%s: %ld", paths[some[i]].name, res);
-			if (paths[some[i]].fixed)
-				fixed_pieces += io.pieces - p0;
-		}
-	}
-	/* short at a read-only second segment; refused at a read-only first one */
-	bad[0] = (struct iovec){ io.a + pg - 10, 300 };
-	bad[1] = (struct iovec){ ro, 100 };
-	res = xfer(&io, P_AIO_PREADV, bad, 2, 0);
-	KTAP_EXPECT(res == 300, "io_submit PREADV, second segment read-only: %ld, want 300", res);
-	res = xfer(&io, P_READV, bad, 2, 0);
-	KTAP_EXPECT(res == 300, "readv(2), second segment read-only: %ld, want 300", res);
-	bad[0] = (struct iovec){ ro, 100 };
-	bad[1] = (struct iovec){ io.a + pg - 10, 300 };
-	res = xfer(&io, P_PREADV, bad, 2, 0);
-	KTAP_EXPECT(res == -EFAULT, "preadv(2), first segment read-only: %ld, want -EFAULT", res);
-	/* four queued (the queue held: none starts), the last two cancelled where the driver can */
-	for (k = 0; k < 4; k++) {
-		io_prep_pread(&cb[k], fd, bufs + k * pg + pg - 100, 300, k * 300);
-		cbs[k] = &cb[k];
-		batch += 2;
-	}
-	KTAP_EXPECT(get_stats(fd, &a) == 0, "stats");
-	KTAP_EXPECT(dma_hold(fd, 1) == 0, "DMA_HOLD: %s", strerror(errno));
-	r = io_submit(io.aio, 4, cbs);
-	KTAP_EXPECT(r == 4, "io_submit: %d", r);
-	KTAP_EXPECT(io_getevents(io.aio, 0, 4, ev, &zero) == 0, "events right after io_submit");
-	KTAP_EXPECT(get_stats(fd, &m) == 0, "stats");
-	KTAP_EXPECT(m.dma_held == batch, "dma_held %llu with 4 requests of 2 pieces waiting, want %llu",
-		    (unsigned long long)m.dma_held, batch);
-	io_cancel(io.aio, &cb[3], &dummy);
-	io_cancel(io.aio, &cb[2], &dummy);
-	KTAP_EXPECT(dma_hold(fd, 0) == 0, "DMA_HOLD 0: %s", strerror(errno));
-	for (got = 0; got < 4; got += r) {
-		r = io_getevents(io.aio, 1, 4 - got, ev, &ts);
-		KTAP_EXPECT(r > 0, "io_getevents: %d", r);
-	}
+	r = pins_some_paths(&io, &fixed_pieces);
+	if (r == KTAP_PASS)
+		r = pins_bad_segments(&io, ro);
+	if (r == KTAP_PASS)
+		r = pins_queued(&io, bufs, &batch);
+	if (r != KTAP_PASS)
+		return r;
 	/* pinned at submission, cancelled or not */
 	user_pieces = io.pieces - fixed_pieces + batch;
 	r = io_uring_unregister_buffers(&io.ring);
@@ -1940,85 +2334,66 @@ out:
 }
 
 /*
- * Requests in flight when their owner goes away:
- *  - a process exits with 8 io_submit requests, the first of four pieces
- *    on the wire (prep_reads()), the others queued: exit_aio() cancels
- *    these where the driver can, the one on the wire completes, and waits
- *    for them;
- *  - a process exits with 4 io_uring requests the driver holds (the
- *    first of four pieces): the exit need not wait (6.1 does not), the
- *    driver still completes them;
- *  - io_destroy() with 6 requests (the first of four pieces on the wire,
- *    the others queued; their file already closed: they hold it) cancels
- *    the queued ones where it can and returns once the rest are done;
- *  - io_uring_queue_exit() with 3 requests held returns at once, the
- *    driver still completes them.
- * The device's queue is held while they are submitted (exit_with_requests()
- * says why), so the counts below do not depend on the machine's speed.
- * Each time the device ends idle (dma_held 0) with the counters consistent:
- * everything queued was transferred and completed or cancelled, nothing
- * failed; cancelled reads left their buffers alone.
+ * Part @part (0 io_submit, 1 io_uring) of a process that exits with
+ * requests in flight: the device ends idle with the counters consistent.
  */
-KTAP_TEST(teardown_in_flight, 120)
+static int exit_in_flight(int fd, int can, int part)
+{
+	int n = part ? 4 : 8, cancelled = !part && can ? n - 1 : 0;
+	int moved = n + 3 - cancelled;	/* transfers: the first has four pieces */
+	struct demo_irqdev_stats a, b;
+	double t0, dt;
+	pid_t pid;
+	int st;
+
+	KTAP_EXPECT(get_stats(fd, &a) == 0, "stats");
+	t0 = ktap_now();
+	pid = fork();
+	KTAP_EXPECT(pid >= 0, "fork: %s", strerror(errno));
+	if (pid == 0)
+		_exit(exit_with_requests(n, part, can, fd));
+	KTAP_EXPECT(waitpid(pid, &st, 0) == pid, "waitpid: %s", strerror(errno));
+	dt = ktap_now() - t0;
+	KTAP_EXPECT(dma_hold(fd, 0) == 0, "DMA_HOLD 0: %s", strerror(errno));
+	KTAP_EXPECT(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+		    "the child failed before exiting (status %#x; 2 open, 3 setup, 4 submit, 5 completed at once, 6 never all held, 7 DMA_HOLD)",
+		    st);
+	ktap_diag("process exit with %d %s requests in flight: %.3f s", n,
+		  part ? "io_uring" : "io_submit", dt);
+	/* the child's own bounded waits, then the exit: only a hang takes longer */
+	KTAP_EXPECT(dt < n * 0.1 + 2 * EVENT_WAIT_S, "the exit took %.1f s", dt);
+	KTAP_EXPECT(wait_idle(fd, &b, EVENT_WAIT_S) == 0,
+		    "not idle %d s after the exit: dma_held %llu", EVENT_WAIT_S,
+		    (unsigned long long)b.dma_held);
+	KTAP_EXPECT(DELTA(a, b, dma_queued) == n && DELTA(a, b, dma_failed) == 0,
+		    "queued %+lld failed %+lld, want %d, 0", DELTA(a, b, dma_queued),
+		    DELTA(a, b, dma_failed), n);
+	KTAP_EXPECT(DELTA(a, b, dma_cancelled) == cancelled &&
+		    DELTA(a, b, dma_transfers) == moved &&
+		    DELTA(a, b, dma_irq_completions) == n - cancelled,
+		    "cancelled %+lld transfers %+lld completions %+lld, want %d %d %d",
+		    DELTA(a, b, dma_cancelled), DELTA(a, b, dma_transfers),
+		    DELTA(a, b, dma_irq_completions), cancelled, moved, n - cancelled);
+	return KTAP_PASS;
+}
+
+/*
+ * io_destroy() with six in flight, the file closed first: request 0
+ * alone with the queue held (no event may follow at once), then on the
+ * wire and the other five queued behind the held queue. Held through
+ * io_destroy() where the driver cancels; elsewhere let go first, since
+ * io_destroy() waits for requests that could then never start.
+ */
+static int destroy_in_flight(int fd, int can, unsigned char *bufs)
 {
 	struct timespec zero = { 0 };
 	struct demo_irqdev_stats a, b;
 	struct iocb cb[6], *cbs[6];
 	struct io_event ev;
-	struct io_uring ring;
-	struct io_uring_cqe *cqe;
 	io_context_t ctx = 0;
-	unsigned char *bufs;
-	int fd, fd2, k, r, st, can, part;
+	int fd2, k, r;
 	double t0, dt;
-	pid_t pid;
 
-	fd = dma_begin(0, &a);
-	KTAP_EXPECT(fd >= 0, "device");
-	can = a.dma_can_cancel;
-	bufs = arena(10);
-	KTAP_EXPECT(bufs, "mmap");
-	for (part = 0; part < 2; part++) {
-		int n = part ? 4 : 8, cancelled = !part && can ? n - 1 : 0;
-		int moved = n + 3 - cancelled;	/* transfers: the first has four pieces */
-
-		KTAP_EXPECT(get_stats(fd, &a) == 0, "stats");
-		t0 = ktap_now();
-		pid = fork();
-		KTAP_EXPECT(pid >= 0, "fork: %s", strerror(errno));
-		if (pid == 0)
-			_exit(exit_with_requests(n, part, can, fd));
-		KTAP_EXPECT(waitpid(pid, &st, 0) == pid, "waitpid: %s", strerror(errno));
-		dt = ktap_now() - t0;
-		KTAP_EXPECT(dma_hold(fd, 0) == 0, "DMA_HOLD 0: %s", strerror(errno));
-		KTAP_EXPECT(WIFEXITED(st) && WEXITSTATUS(st) == 0,
-			    "the child failed before exiting (status %#x; 2 open, 3 setup, 4 submit, 5 completed at once, 6 never all held, 7 DMA_HOLD)",
-			    st);
-		ktap_diag("process exit with %d %s requests in flight: %.3f s", n,
-			  part ? "io_uring" : "io_submit", dt);
-		/* the child's own bounded waits, then the exit: only a hang takes longer */
-		KTAP_EXPECT(dt < n * 0.1 + 2 * EVENT_WAIT_S, "the exit took %.1f s", dt);
-		KTAP_EXPECT(wait_idle(fd, &b, EVENT_WAIT_S) == 0,
-			    "not idle %d s after the exit: dma_held %llu", EVENT_WAIT_S,
-			    (unsigned long long)b.dma_held);
-		KTAP_EXPECT(DELTA(a, b, dma_queued) == n && DELTA(a, b, dma_failed) == 0,
-			    "queued %+lld failed %+lld, want %d, 0", DELTA(a, b, dma_queued),
-			    DELTA(a, b, dma_failed), n);
-		KTAP_EXPECT(DELTA(a, b, dma_cancelled) == cancelled &&
-			    DELTA(a, b, dma_transfers) == moved &&
-			    DELTA(a, b, dma_irq_completions) == n - cancelled,
-			    "cancelled %+lld transfers %+lld completions %+lld, want %d %d %d",
-			    DELTA(a, b, dma_cancelled), DELTA(a, b, dma_transfers),
-			    DELTA(a, b, dma_irq_completions), cancelled, moved, n - cancelled);
-	}
-
-	/*
-	 * io_destroy() with six in flight, the file closed first: request 0
-	 * alone with the queue held (no event may follow at once), then on the
-	 * wire and the other five queued behind the held queue. Held through
-	 * io_destroy() where the driver cancels; elsewhere let go first, since
-	 * io_destroy() waits for requests that could then never start.
-	 */
 	KTAP_EXPECT(io_setup(8, &ctx) == 0, "io_setup");
 	fd2 = dev_open(0, 0);
 	KTAP_EXPECT(fd2 >= 0, "open: %s", strerror(errno));
@@ -2055,13 +2430,23 @@ KTAP_TEST(teardown_in_flight, 120)
 	for (k = can ? 1 : 6; k < 6; k++)
 		KTAP_EXPECT(bufs[k * pg] == UNTOUCHED && !memcmp(bufs + k * pg, bufs + k * pg + 1, 299),
 			    "cancelled read %d wrote its buffer", k);
+	return KTAP_PASS;
+}
 
-	/*
-	 * io_uring_queue_exit() with three in flight: queued with the queue
-	 * held until the driver holds all three (two come from io-wq), then
-	 * let go, so that whether the exit or the device is quicker, all
-	 * three are in the driver when the ring goes.
-	 */
+/*
+ * io_uring_queue_exit() with three in flight: queued with the queue
+ * held until the driver holds all three (two come from io-wq), then
+ * let go, so that whether the exit or the device is quicker, all
+ * three are in the driver when the ring goes.
+ */
+static int ring_exit_in_flight(int fd, unsigned char *bufs)
+{
+	struct demo_irqdev_stats a, b;
+	struct io_uring_cqe *cqe;
+	struct io_uring ring;
+	double t0, dt;
+	int r;
+
 	KTAP_EXPECT(io_uring_queue_init(8, &ring, 0) == 0, "io_uring_queue_init");
 	KTAP_EXPECT(get_stats(fd, &a) == 0, "stats");
 	KTAP_EXPECT(dma_hold(fd, 1) == 0, "DMA_HOLD: %s", strerror(errno));
@@ -2085,6 +2470,50 @@ KTAP_TEST(teardown_in_flight, 120)
 		    "transfers %+lld completions %+lld failed %+lld, want 6 3 0",
 		    DELTA(a, b, dma_transfers), DELTA(a, b, dma_irq_completions),
 		    DELTA(a, b, dma_failed));
+	return KTAP_PASS;
+}
+
+/*
+ * Requests in flight when their owner goes away:
+ *  - a process exits with 8 io_submit requests, the first of four pieces
+ *    on the wire (prep_reads()), the others queued: exit_aio() cancels
+ *    these where the driver can, the one on the wire completes, and waits
+ *    for them;
+ *  - a process exits with 4 io_uring requests the driver holds (the
+ *    first of four pieces): the exit need not wait (6.1 does not), the
+ *    driver still completes them;
+ *  - io_destroy() with 6 requests (the first of four pieces on the wire,
+ *    the others queued; their file already closed: they hold it) cancels
+ *    the queued ones where it can and returns once the rest are done;
+ *  - io_uring_queue_exit() with 3 requests held returns at once, the
+ *    driver still completes them.
+ * The device's queue is held while they are submitted (exit_with_requests()
+ * says why), so the counts checked do not depend on the machine's speed.
+ * Each time the device ends idle (dma_held 0) with the counters consistent:
+ * everything queued was transferred and completed or cancelled, nothing
+ * failed; cancelled reads left their buffers alone.
+ */
+KTAP_TEST(teardown_in_flight, 120)
+{
+	struct demo_irqdev_stats a;
+	unsigned char *bufs;
+	int fd, can, part, r;
+
+	fd = dma_begin(0, &a);
+	KTAP_EXPECT(fd >= 0, "device");
+	can = a.dma_can_cancel;
+	bufs = arena(10);
+	KTAP_EXPECT(bufs, "mmap");
+	for (part = 0; part < 2; part++) {
+		r = exit_in_flight(fd, can, part);
+		if (r != KTAP_PASS)
+			return r;
+	}
+	r = destroy_in_flight(fd, can, bufs);
+	if (r == KTAP_PASS)
+		r = ring_exit_in_flight(fd, bufs);
+	if (r != KTAP_PASS)
+		return r;
 	close(fd);
 	return KTAP_PASS;
 }
@@ -2106,74 +2535,81 @@ static void *sync_read(void *arg)
 	return NULL;
 }
 
-/*
- * In a child (so that every file of it is closed when it ends): requests on
- * /dev/demo_irqdev1, then the device unbound through sysfs. A synchronous
- * preadv(2) of eight pieces on the wire (800 ms), a synchronous one of one
- * piece queued behind it, five io_submit PREADs and two io_uring READs
- * queued: unbind returns within a bound; the queued ones complete with
- * -ENODEV (the synchronous one: -1 ENODEV); the one on the wire with its
- * bytes (all, or the whole pieces it moved) or -ENODEV/-EIO; a new request
- * on the old file fails with ENODEV; every pin is released. The queue is
- * held once the first is on the wire: the others stay queued until the
- * unbind, however slow the machine; the first may be done by then, which
- * the checks allow.
- */
-static int unbind_body(const char *bdf)
-{
-	struct timespec ts = { .tv_sec = EVENT_WAIT_S };
-	struct demo_irqdev_stats a, m;
-	struct sync_reader s1, s2;
+/* What the steps of unbind_body share. */
+struct unbind {
+	int fd;
+	io_context_t ctx;
+	struct io_uring ring;
+	struct sync_reader s1, s2;	/* eight pieces on the wire; one queued */
+	pthread_t t1, t2;		/* their threads */
 	struct iocb cb[5], *cbs[5];
 	struct io_event ev[5];
-	struct io_uring ring;
-	io_context_t ctx = 0;
-	unsigned char *big, *bufs;
-	long long acq0 = -1, rel0 = -1, da, dr;
-	long ures[2] = { LONG_MIN, LONG_MIN };
-	pthread_t t1, t2;
-	bool pins = read_pins(&acq0, &rel0) == 0;
-	int fd, k, r, got, ret = KTAP_PASS;
-	double t0, dt;
-	char buf[16];
+	long ures[2];
+	unsigned char *bufs;
+	struct demo_irqdev_stats a;	/* before the first request */
+	struct demo_irqdev_stats m;	/* when the first reached the device */
+};
 
-	fd = dma_begin(1, &a);
-	KTAP_EXPECT(fd >= 0, "device");
-	KTAP_EXPECT(io_setup(16, &ctx) == 0, "io_setup");
-	KTAP_EXPECT(io_uring_queue_init(8, &ring, 0) == 0, "io_uring_queue_init");
+static int unbind_setup(struct unbind *u)
+{
+	unsigned char *big;
+	int k;
+
+	u->fd = dma_begin(1, &u->a);
+	KTAP_EXPECT(u->fd >= 0, "device");
+	KTAP_EXPECT(io_setup(16, &u->ctx) == 0, "io_setup");
+	KTAP_EXPECT(io_uring_queue_init(8, &u->ring, 0) == 0, "io_uring_queue_init");
 	big = arena(8);
-	bufs = arena(8);
-	KTAP_EXPECT(big && bufs, "mmap");
-	KTAP_EXPECT(dev_put(fd, 90, NULL) == 0, "fill the file");
-	s1 = (struct sync_reader){ .fd = fd, .n = 8 };
+	u->bufs = arena(8);
+	KTAP_EXPECT(big && u->bufs, "mmap");
+	KTAP_EXPECT(dev_put(u->fd, 90, NULL) == 0, "fill the file");
+	u->s1 = (struct sync_reader){ .fd = u->fd, .n = 8 };
 	for (k = 0; k < 8; k++)
-		s1.v[k] = (struct iovec){ big + k * pg + 100, 500 };
-	s2 = (struct sync_reader){ .fd = fd, .n = 1, .v[0] = { bufs + 7 * pg, 200 } };
-	KTAP_EXPECT(get_stats(fd, &a) == 0, "stats");
-	KTAP_EXPECT(pthread_create(&t1, NULL, sync_read, &s1) == 0, "thread");
-	KTAP_EXPECT(wait_reached(fd, &a, 1, 0, &m) == 0,
+		u->s1.v[k] = (struct iovec){ big + k * pg + 100, 500 };
+	u->s2 = (struct sync_reader){ .fd = u->fd, .n = 1, .v[0] = { u->bufs + 7 * pg, 200 } };
+	u->ures[0] = LONG_MIN;
+	u->ures[1] = LONG_MIN;
+	KTAP_EXPECT(get_stats(u->fd, &u->a) == 0, "stats");
+	return KTAP_PASS;
+}
+
+/* The first preadv(2) on the wire, the queue held, the second waiting for it. */
+static int unbind_start_sync(struct unbind *u)
+{
+	KTAP_EXPECT(pthread_create(&u->t1, NULL, sync_read, &u->s1) == 0, "thread");
+	KTAP_EXPECT(wait_reached(u->fd, &u->a, 1, 0, &u->m) == 0,
 		    "the 8-piece preadv never reached the device");
-	KTAP_EXPECT(dma_hold(fd, 1) == 0, "DMA_HOLD: %s", strerror(errno));
-	KTAP_EXPECT(pthread_create(&t2, NULL, sync_read, &s2) == 0, "thread");
-	/*
-	 * From here to the unbind a failure does not return: the second
-	 * preadv(2) waits, unkillable, for the held queue; the unbind ends it.
-	 */
-	prep_reads(cb, cbs, 5, fd, bufs, false);
-	r = io_submit(ctx, 5, cbs);
+	KTAP_EXPECT(dma_hold(u->fd, 1) == 0, "DMA_HOLD: %s", strerror(errno));
+	KTAP_EXPECT(pthread_create(&u->t2, NULL, sync_read, &u->s2) == 0, "thread");
+	return KTAP_PASS;
+}
+
+/*
+ * The io_submit and io_uring requests queued too, and the device holding
+ * them all: KTAP_PASS, or KTAP_FAIL said, never a return before the end
+ * (see unbind_body()).
+ */
+static int unbind_queue_rest(struct unbind *u)
+{
+	const struct demo_irqdev_stats a = u->a;
+	struct demo_irqdev_stats m = u->m;	/* updated once all have reached it */
+	int fd = u->fd, k, r, ret = KTAP_PASS;
+
+	prep_reads(u->cb, u->cbs, 5, fd, u->bufs, false);
+	r = io_submit(u->ctx, 5, u->cbs);
 	if (r != 5) {
 		ktap_diag("io_submit: %d", r);
 		ret = KTAP_FAIL;
 	}
 	for (k = 0; k < 2; k++)
-		io_uring_prep_read(sqe_for(&ring, k), fd, bufs + (5 + k) * pg, 300, 0);
-	r = io_uring_submit(&ring);
+		io_uring_prep_read(sqe_for(&u->ring, k), fd, u->bufs + (5 + k) * pg, 300, 0);
+	r = io_uring_submit(&u->ring);
 	if (r != 2) {
 		ktap_diag("io_uring_submit: %d", r);
 		ret = KTAP_FAIL;
 	}
 	/* the io_uring ones reach the driver from io-wq (the device is busy) */
-	if (ret == KTAP_PASS && wait_reached(fd, &a, 2, 7, &m)) {
+	if (ret == KTAP_PASS && wait_reached(fd, &u->a, 2, 7, &m)) {
 		ktap_diag("not all 10 requests reached the device: synchronous %+lld, queued %+lld",
 			  DELTA(a, m, dma_sync_waits), DELTA(a, m, dma_queued));
 		ret = KTAP_FAIL;
@@ -2188,32 +2624,41 @@ static int unbind_body(const char *bdf)
 	}
 	ktap_diag("before the unbind: the first %s", DELTA(a, m, dma_irq_completions) ?
 		  "already done" : "on the wire");
-	t0 = ktap_now();
-	r = write_file(DRIVER_DIR "/unbind", bdf);
-	dt = ktap_now() - t0;
-	ktap_diag("unbind %s with 10 requests in flight: %s after %.3f s", bdf,
-		  r ? strerror(errno) : "done", dt);
-	if (r)
-		dma_hold(fd, 0);	/* still bound: let the queued ones run and end */
-	KTAP_EXPECT(r == 0, "unbind");
-	KTAP_EXPECT(dt < EVENT_WAIT_S, "unbind took %.1f s", dt);
-	pthread_join(t1, NULL);
-	pthread_join(t2, NULL);
-	KTAP_EXPECT(ret == KTAP_PASS, "the requests were not all queued before the unbind");
+	return ret;
+}
+
+/* After the unbind: the five events and the two CQEs. */
+static int unbind_reap(struct unbind *u)
+{
+	struct timespec ts = { .tv_sec = EVENT_WAIT_S };
+	int k, r, got;
+
 	for (got = 0; got < 5; got += r) {
-		r = io_getevents(ctx, 1, 5 - got, ev + got, &ts);
+		r = io_getevents(u->ctx, 1, 5 - got, u->ev + got, &ts);
 		KTAP_EXPECT(r > 0, "io_getevents after %d of 5 events: %d", got, r);
 	}
 	for (k = 0; k < 2; k++) {
 		struct __kernel_timespec uts = { .tv_sec = EVENT_WAIT_S };
 		struct io_uring_cqe *cqe;
 
-		r = io_uring_wait_cqe_timeout(&ring, &cqe, &uts);
+		r = io_uring_wait_cqe_timeout(&u->ring, &cqe, &uts);
 		KTAP_EXPECT(r == 0, "CQE %d after the unbind: %s", k, strerror(-r));
-		KTAP_EXPECT(cqe->user_data < 2 && ures[cqe->user_data] == LONG_MIN, "CQE twice");
-		ures[cqe->user_data] = cqe->res;
-		io_uring_cqe_seen(&ring, cqe);
+		KTAP_EXPECT(cqe->user_data < 2 && u->ures[cqe->user_data] == LONG_MIN, "CQE twice");
+		u->ures[cqe->user_data] = cqe->res;
+		io_uring_cqe_seen(&u->ring, cqe);
 	}
+	return KTAP_PASS;
+}
+
+/* The one on the wire: its bytes or ENODEV/EIO; the queued ones and new ones: ENODEV. */
+static int unbind_results(struct unbind *u)
+{
+	const struct sync_reader s1 = u->s1, s2 = u->s2;
+	const struct io_event *ev = u->ev;
+	const long *ures = u->ures;
+	char buf[16];
+	int k, r;
+
 	ktap_diag("on the wire: preadv %zd (%s); queued: preadv %zd (%s), io_submit %ld %ld %ld %ld %ld, io_uring %ld %ld",
 		  s1.res, strerror(s1.err), s2.res, strerror(s2.err), (long)ev[0].res,
 		  (long)ev[1].res, (long)ev[2].res, (long)ev[3].res, (long)ev[4].res, ures[0],
@@ -2230,12 +2675,61 @@ static int unbind_body(const char *bdf)
 	for (k = 0; k < 2; k++)
 		KTAP_EXPECT(ures[k] == -ENODEV, "queued io_uring READ: res %ld, want -ENODEV", ures[k]);
 	errno = 0;
-	r = pread(fd, buf, sizeof(buf), 0);
+	r = pread(u->fd, buf, sizeof(buf), 0);
 	KTAP_EXPECT(r == -1 && errno == ENODEV, "pread(2) on the unbound device: %d (%s), want ENODEV",
 		    r, strerror(errno));
-	io_uring_queue_exit(&ring);
-	io_destroy(ctx);
-	close(fd);
+	return KTAP_PASS;
+}
+
+/*
+ * In a child (so that every file of it is closed when it ends): requests on
+ * /dev/demo_irqdev1, then the device unbound through sysfs. A synchronous
+ * preadv(2) of eight pieces on the wire (800 ms), a synchronous one of one
+ * piece queued behind it, five io_submit PREADs and two io_uring READs
+ * queued: unbind returns within a bound; the queued ones complete with
+ * -ENODEV (the synchronous one: -1 ENODEV); the one on the wire with its
+ * bytes (all, or the whole pieces it moved) or -ENODEV/-EIO; a new request
+ * on the old file fails with ENODEV; every pin is released. The queue is
+ * held once the first is on the wire: the others stay queued until the
+ * unbind, however slow the machine; the first may be done by then, which
+ * the checks allow.
+ */
+static int unbind_body(const char *bdf)
+{
+	static struct unbind u;
+	long long acq0 = -1, rel0 = -1, da, dr;
+	bool pins = read_pins(&acq0, &rel0) == 0;
+	int r, ret;
+	double t0, dt;
+
+	r = unbind_setup(&u);
+	if (r == KTAP_PASS)
+		r = unbind_start_sync(&u);
+	if (r != KTAP_PASS)
+		return r;
+	/*
+	 * From here to the unbind a failure does not return: the second
+	 * preadv(2) waits, unkillable, for the held queue; the unbind ends it.
+	 */
+	ret = unbind_queue_rest(&u);
+	t0 = ktap_now();
+	r = write_file(DRIVER_DIR "/unbind", bdf);
+	dt = ktap_now() - t0;
+	ktap_diag("unbind %s with 10 requests in flight: %s after %.3f s", bdf,
+		  r ? strerror(errno) : "done", dt);
+	if (r)
+		dma_hold(u.fd, 0);	/* still bound: let the queued ones run and end */
+	KTAP_EXPECT(r == 0, "unbind");
+	KTAP_EXPECT(dt < EVENT_WAIT_S, "unbind took %.1f s", dt);
+	pthread_join(u.t1, NULL);
+	pthread_join(u.t2, NULL);
+	KTAP_EXPECT(ret == KTAP_PASS, "the requests were not all queued before the unbind");
+	r = unbind_reap(&u);
+	if (r == KTAP_PASS)
+		r = unbind_results(&u);
+	if (r != KTAP_PASS)
+		return r;
+	close_with_rings(u.fd, u.ctx, &u.ring);
 	if (pins) {
 		r = pins_settle(acq0, rel0, &da, &dr, EVENT_WAIT_S);
 		ktap_diag("FOLL_PIN across the unbind: %lld taken, %lld released", da, dr);

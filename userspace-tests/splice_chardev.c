@@ -42,26 +42,67 @@ static int expect_shape(const struct demo_chardev_stats *d, int shape, unsigned 
 	return KTAP_PASS;
 }
 
+/* The pattern @seed at [@off, @off + @len) of @t and in @want, and a pipe in @p. */
+static int put_and_pipe(struct ct_target *t, loff_t off, unsigned char *want, size_t len,
+			unsigned int seed, int p[2])
+{
+	ct_fill(want, len, seed);
+	return ct_put(t, off, len, seed) == 0 && pipe(p) == 0 ? 0 : -1;
+}
+
+/* Does one read(2) of @len bytes from pipe end @fd give @want? */
+static bool pipe_holds(int fd, const unsigned char *want, size_t len)
+{
+	unsigned char *got = malloc(len);
+	bool same;
+
+	if (!got)
+		return false;
+	same = read(fd, got, len) == (ssize_t)len && !memcmp(got, want, len);
+	free(got);
+	return same;
+}
+
+static void close_pipe(int p[2])
+{
+	close(p[0]);
+	close(p[1]);
+}
+
+/*
+ * After a splice or sendfile of @src into @t at @off (@what: how it got
+ * there): @t holds it, and the device saw ITER_BVEC requests only, one or
+ * more (iter_file_splice_write() may split at pipe buffers).
+ */
+static int expect_spliced_in(struct ct_target *t, loff_t off, const unsigned char *src,
+			     size_t len, const struct demo_chardev_stats *d, const char *what)
+{
+	KTAP_EXPECT(ct_holds(t, off, src, len), "%s: data %s differs", t->name, what);
+	if (t->dev)
+		KTAP_EXPECT(d->requests[DEMO_CHARDEV_PATH_BVEC] >= 1 &&
+			    ct_other_paths(d, DEMO_CHARDEV_PATH_BVEC) == 0,
+			    "device: ITER_BVEC expected");
+	return KTAP_PASS;
+}
+
 static int splice_to_pipe_on(struct ct_target *t)
 {
-	unsigned char want[6000], got[6000];
+	unsigned char want[6000];
 	struct demo_chardev_stats b, d;
 	loff_t off = 50000;
 	int p[2];
 	ssize_t n;
 
-	KTAP_EXPECT(ct_put(t, off, sizeof(want), 21) == 0 && pipe(p) == 0, "setup");
-	ct_fill(want, sizeof(want), 21);
+	KTAP_EXPECT(put_and_pipe(t, off, want, sizeof(want), 21, p) == 0, "setup");
 	ct_paths_begin(&b);
 	n = splice(t->fd, &off, p[1], NULL, sizeof(want), 0);
 	if (t->dev)
 		ct_paths_end("splice device -> pipe", &b, &d);
 	KTAP_EXPECT(n == (ssize_t)sizeof(want), "%s: splice to a pipe: %zd %s", t->name, n, strerror(errno));
 	KTAP_EXPECT(off == 56000, "%s: offset after splice %lld", t->name, (long long)off);
-	KTAP_EXPECT(read(p[0], got, sizeof(got)) == (ssize_t)sizeof(got) && !memcmp(got, want, sizeof(got)),
-		    "%s: data spliced to the pipe differs", t->name);
-	close(p[0]);
-	close(p[1]);
+	KTAP_EXPECT(pipe_holds(p[0], want, sizeof(want)), "%s: data spliced to the pipe differs",
+		    t->name);
+	close_pipe(p);
 	return t->dev ? expect_shape(&d, splice_read_shape(), 1) : KTAP_PASS;
 }
 
@@ -83,14 +124,8 @@ static int splice_from_pipe_on(struct ct_target *t)
 		ct_paths_end("splice pipe -> device", &b, &d);
 	KTAP_EXPECT(n == (ssize_t)sizeof(src), "%s: splice from a pipe: %zd %s", t->name, n, strerror(errno));
 	KTAP_EXPECT(off == 60000 + (loff_t)sizeof(src), "%s: offset %lld", t->name, (long long)off);
-	close(p[0]);
-	close(p[1]);
-	KTAP_EXPECT(ct_holds(t, 60000, src, sizeof(src)), "%s: data spliced in differs", t->name);
-	/* iter_file_splice_write() may split at pipe buffers; all BVEC */
-	if (t->dev)
-		KTAP_EXPECT(d.requests[DEMO_CHARDEV_PATH_BVEC] >= 1 &&
-			    ct_other_paths(&d, DEMO_CHARDEV_PATH_BVEC) == 0, "device: ITER_BVEC expected");
-	return KTAP_PASS;
+	close_pipe(p);
+	return expect_spliced_in(t, 60000, src, sizeof(src), &d, "spliced in");
 }
 
 KTAP_TEST(splice_from_pipe, 30) { return ct_both(splice_from_pipe_on); }
@@ -106,12 +141,11 @@ static int splice_end_on(struct ct_target *t)
 	int p[2];
 	ssize_t n;
 
-	KTAP_EXPECT(ct_put(t, end - 100, 100, 23) == 0 && pipe(p) == 0, "setup");
-	ct_fill(want, sizeof(want), 23);
+	KTAP_EXPECT(put_and_pipe(t, end - 100, want, sizeof(want), 23, p) == 0, "setup");
 	off = end - 100;
 	n = splice(t->fd, &off, p[1], NULL, 1000, 0);
 	KTAP_EXPECT(n == 100, "%s: splice across the end: %zd", t->name, n);
-	KTAP_EXPECT(read(p[0], got, 100) == 100 && !memcmp(got, want, 100), "%s: data", t->name);
+	KTAP_EXPECT(pipe_holds(p[0], want, 100), "%s: data", t->name);
 	off = end;
 	n = splice(t->fd, &off, p[1], NULL, 1000, 0);
 	KTAP_EXPECT(n == 0, "%s: splice at the end: %zd", t->name, n);
@@ -133,8 +167,7 @@ static int splice_end_on(struct ct_target *t)
 	} else {
 		KTAP_EXPECT(ftruncate(t->fd, t->size) == 0, "truncate");
 	}
-	close(p[0]);
-	close(p[1]);
+	close_pipe(p);
 	return KTAP_PASS;
 }
 
@@ -157,8 +190,7 @@ static int sendfile_refused_by_kernel(struct ct_target *t)
 	if (pipe(p))
 		return 0;
 	n = splice(t->fd, &off, p[1], NULL, 100, 0);
-	close(p[0]);
-	close(p[1]);
+	close_pipe(p);
 	return n == 100;
 }
 
@@ -232,11 +264,7 @@ static int sendfile_from_tmpfs_on(struct ct_target *t)
 	KTAP_EXPECT(lseek(t->fd, 0, SEEK_CUR) == 90000 + (off_t)sizeof(src), "%s: f_pos", t->name);
 	close(in);
 	unlink(SENDFILE_OUT);
-	KTAP_EXPECT(ct_holds(t, 90000, src, sizeof(src)), "%s: data sent in differs", t->name);
-	if (t->dev)
-		KTAP_EXPECT(d.requests[DEMO_CHARDEV_PATH_BVEC] >= 1 &&
-			    ct_other_paths(&d, DEMO_CHARDEV_PATH_BVEC) == 0, "device: ITER_BVEC expected");
-	return KTAP_PASS;
+	return expect_spliced_in(t, 90000, src, sizeof(src), &d, "sent in");
 }
 
 KTAP_TEST(sendfile_from_tmpfs, 30) { return ct_both(sendfile_from_tmpfs_on); }
@@ -244,25 +272,22 @@ KTAP_TEST(sendfile_from_tmpfs, 30) { return ct_both(sendfile_from_tmpfs_on); }
 /* splice into one pipe, tee it to a second: both carry the same bytes. */
 static int tee_on(struct ct_target *t)
 {
-	unsigned char want[4096], got[4096];
+	unsigned char want[4096];
 	loff_t off = 110000;
 	int p1[2], p2[2];
 	ssize_t n;
 
-	KTAP_EXPECT(ct_put(t, off, sizeof(want), 27) == 0 && pipe(p1) == 0 && pipe(p2) == 0, "setup");
-	ct_fill(want, sizeof(want), 27);
+	KTAP_EXPECT(put_and_pipe(t, off, want, sizeof(want), 27, p1) == 0 && pipe(p2) == 0,
+		    "setup");
 	n = splice(t->fd, &off, p1[1], NULL, sizeof(want), 0);
 	KTAP_EXPECT(n == (ssize_t)sizeof(want), "%s: splice: %zd", t->name, n);
 	n = tee(p1[0], p2[1], sizeof(want), 0);
 	KTAP_EXPECT(n == (ssize_t)sizeof(want), "%s: tee: %zd %s", t->name, n, strerror(errno));
-	KTAP_EXPECT(read(p2[0], got, sizeof(got)) == (ssize_t)sizeof(got) && !memcmp(got, want, sizeof(got)),
-		    "%s: the tee'd pipe differs", t->name);
-	KTAP_EXPECT(read(p1[0], got, sizeof(got)) == (ssize_t)sizeof(got) && !memcmp(got, want, sizeof(got)),
-		    "%s: the first pipe differs after tee", t->name);
-	close(p1[0]);
-	close(p1[1]);
-	close(p2[0]);
-	close(p2[1]);
+	KTAP_EXPECT(pipe_holds(p2[0], want, sizeof(want)), "%s: the tee'd pipe differs", t->name);
+	KTAP_EXPECT(pipe_holds(p1[0], want, sizeof(want)), "%s: the first pipe differs after tee",
+		    t->name);
+	close_pipe(p1);
+	close_pipe(p2);
 	return KTAP_PASS;
 }
 

@@ -18,51 +18,48 @@
 #include <sys/mman.h>
 #include <sys/uio.h>
 #include "chardev_test.h"
+#include "uring_test.h"
 
 #define RING_DEPTH	64
 #define FIXED_LEN	(64 * 1024)
+/* No bound on a CQE's wait of its own: the test's timeout is the bound. */
+#define CQE_WAIT_S	0
 
-/* Submit what is queued and reap @n completions into res[] by user_data. */
-static int submit_reap(struct io_uring *ring, unsigned int n, long *res)
+/*
+ * Write @wv to @t at @off with one SQE, read it back into @rv with another
+ * (WRITEV/READV when @vectored, else WRITE/READ of their one segment) and
+ * compare, the device's path counters taken into *@b first.
+ */
+static int write_read_back(struct ct_target *t, bool vectored, const struct iovec *wv,
+			   unsigned int wn, const struct iovec *rv, unsigned int rn, __u64 off,
+			   struct demo_chardev_stats *b)
 {
+	const char *wop = vectored ? "WRITEV" : "WRITE", *rop = vectored ? "READV" : "READ";
+	size_t len = 0;
+	struct io_uring ring;
 	unsigned int k;
-	int r;
+	long res;
 
-	r = io_uring_submit(ring);
-	if (r != (int)n) {
-		ktap_diag("io_uring_submit: %d, want %u", r, n);
-		return -1;
-	}
-	for (k = 0; k < n; k++) {
-		struct io_uring_cqe *cqe;
-
-		r = io_uring_wait_cqe(ring, &cqe);
-		if (r) {
-			ktap_diag("io_uring_wait_cqe: %s", strerror(-r));
-			return -1;
-		}
-		if (cqe->user_data < n)
-			res[cqe->user_data] = cqe->res;
-		io_uring_cqe_seen(ring, cqe);
-	}
-	return 0;
-}
-
-static long one(struct io_uring *ring)
-{
-	long res = LONG_MIN;
-
-	if (submit_reap(ring, 1, &res))
-		return LONG_MIN;
-	return res;
-}
-
-static struct io_uring_sqe *sqe_for(struct io_uring *ring, __u64 tag)
-{
-	struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
-
-	io_uring_sqe_set_data64(sqe, tag);
-	return sqe;
+	for (k = 0; k < wn; k++)
+		len += wv[k].iov_len;
+	KTAP_EXPECT(io_uring_queue_init(8, &ring, 0) == 0, "queue_init");
+	ct_paths_begin(b);
+	if (vectored)
+		io_uring_prep_writev(sqe_for(&ring, 0), t->fd, wv, wn, off);
+	else
+		io_uring_prep_write(sqe_for(&ring, 0), t->fd, wv[0].iov_base, len, off);
+	res = uring_one(&ring, CQE_WAIT_S);
+	KTAP_EXPECT(res == (long)len, "%s: %s res %ld", t->name, wop, res);
+	if (vectored)
+		io_uring_prep_readv(sqe_for(&ring, 0), t->fd, rv, rn, off);
+	else
+		io_uring_prep_read(sqe_for(&ring, 0), t->fd, rv[0].iov_base, rv[0].iov_len, off);
+	res = uring_one(&ring, CQE_WAIT_S);
+	KTAP_EXPECT(res == (long)len, "%s: %s res %ld", t->name, rop, res);
+	KTAP_EXPECT(!memcmp(wv[0].iov_base, rv[0].iov_base, len), "%s: %s data differs", t->name,
+		    rop);
+	io_uring_queue_exit(&ring);
+	return KTAP_PASS;
 }
 
 static int readv_writev_on(struct ct_target *t)
@@ -71,21 +68,13 @@ static int readv_writev_on(struct ct_target *t)
 	struct iovec wv[3] = { { src, 1 }, { src + 1, 4097 }, { src + 4098, 13 } };
 	struct iovec rv[2] = { { dst, 4000 }, { dst + 4000, 111 } };
 	struct demo_chardev_stats b, d;
-	struct io_uring ring;
-	long res;
+	int r;
 
 	ct_fill(src, sizeof(src), 11);
 	memset(dst, 0xee, sizeof(dst));
-	KTAP_EXPECT(io_uring_queue_init(8, &ring, 0) == 0, "queue_init");
-	ct_paths_begin(&b);
-	io_uring_prep_writev(sqe_for(&ring, 0), t->fd, wv, 3, 1000);
-	res = one(&ring);
-	KTAP_EXPECT(res == 4111, "%s: WRITEV res %ld", t->name, res);
-	io_uring_prep_readv(sqe_for(&ring, 0), t->fd, rv, 2, 1000);
-	res = one(&ring);
-	KTAP_EXPECT(res == 4111, "%s: READV res %ld", t->name, res);
-	KTAP_EXPECT(!memcmp(src, dst, sizeof(src)), "%s: READV data differs", t->name);
-	io_uring_queue_exit(&ring);
+	r = write_read_back(t, true, wv, 3, rv, 2, 1000, &b);
+	if (r != KTAP_PASS)
+		return r;
 	if (t->dev) {
 		ct_paths_end("READV/WRITEV", &b, &d);
 		KTAP_EXPECT(d.requests[DEMO_CHARDEV_PATH_IOVEC] == 2 && ct_other_paths(&d, DEMO_CHARDEV_PATH_IOVEC) == 0,
@@ -99,22 +88,15 @@ KTAP_TEST(uring_readv_writev, 30) { return ct_both(readv_writev_on); }
 static int read_write_on(struct ct_target *t)
 {
 	unsigned char src[5003], dst[5003];
+	struct iovec wv = { src, sizeof(src) }, rv = { dst, sizeof(dst) };
 	struct demo_chardev_stats b, d;
-	struct io_uring ring;
-	long res;
+	int r;
 
 	ct_fill(src, sizeof(src), 12);
 	memset(dst, 0xee, sizeof(dst));
-	KTAP_EXPECT(io_uring_queue_init(8, &ring, 0) == 0, "queue_init");
-	ct_paths_begin(&b);
-	io_uring_prep_write(sqe_for(&ring, 0), t->fd, src, sizeof(src), 9000);
-	res = one(&ring);
-	KTAP_EXPECT(res == (long)sizeof(src), "%s: WRITE res %ld", t->name, res);
-	io_uring_prep_read(sqe_for(&ring, 0), t->fd, dst, sizeof(dst), 9000);
-	res = one(&ring);
-	KTAP_EXPECT(res == (long)sizeof(dst), "%s: READ res %ld", t->name, res);
-	KTAP_EXPECT(!memcmp(src, dst, sizeof(src)), "%s: READ data differs", t->name);
-	io_uring_queue_exit(&ring);
+	r = write_read_back(t, false, &wv, 1, &rv, 1, 9000, &b);
+	if (r != KTAP_PASS)
+		return r;
 	if (t->dev) {
 		/*
 		 * One buffer: ITER_UBUF where every single-segment request is
@@ -178,10 +160,10 @@ static int fixed_on(struct ct_target *t)
 	memset(b1, 0xee, FIXED_LEN);
 	ct_paths_begin(&b);
 	io_uring_prep_write_fixed(sqe_for(&ring, 0), t->fd, b0 + 13, 4099, 20001, 0);
-	res = one(&ring);
+	res = uring_one(&ring, CQE_WAIT_S);
 	KTAP_EXPECT(res == 4099, "%s: WRITE_FIXED res %ld", t->name, res);
 	io_uring_prep_read_fixed(sqe_for(&ring, 0), t->fd, b1 + 7, 3001, 20006, 1);
-	res = one(&ring);
+	res = uring_one(&ring, CQE_WAIT_S);
 	KTAP_EXPECT(res == 3001, "%s: READ_FIXED res %ld", t->name, res);
 	KTAP_EXPECT(!memcmp(b1 + 7, b0 + 18, 3001), "%s: READ_FIXED data differs", t->name);
 	for (k = 0; k < FIXED_LEN; k++)
@@ -217,7 +199,7 @@ static int many_on(struct ct_target *t)
 		res[k] = LONG_MIN;
 		io_uring_prep_write(sqe_for(&ring, k), t->fd, src + k * 1001, 1001, 30000 + k * 1001);
 	}
-	KTAP_EXPECT(submit_reap(&ring, RING_DEPTH, res) == 0, "%s: 64 SQEs", t->name);
+	KTAP_EXPECT(uring_reap(&ring, RING_DEPTH, res, CQE_WAIT_S) == 0, "%s: 64 SQEs", t->name);
 	for (k = 0; k < RING_DEPTH; k++)
 		KTAP_EXPECT(res[k] == 1001, "%s: SQE %u res %ld", t->name, k, res[k]);
 	KTAP_EXPECT(ct_holds(t, 30000, src, sizeof(src)), "%s: data after 64 writes differs", t->name);
@@ -242,7 +224,7 @@ static int linked_on(struct ct_target *t)
 	io_uring_prep_write(sqe, t->fd, src, sizeof(src), 100000);
 	sqe->flags |= IOSQE_IO_LINK;
 	io_uring_prep_read(sqe_for(&ring, 1), t->fd, dst, sizeof(dst), 100000);
-	KTAP_EXPECT(submit_reap(&ring, 2, res) == 0, "%s: linked pair", t->name);
+	KTAP_EXPECT(uring_reap(&ring, 2, res, CQE_WAIT_S) == 0, "%s: linked pair", t->name);
 	KTAP_EXPECT(res[0] == 2500 && res[1] == 2500, "%s: write %ld read %ld", t->name, res[0], res[1]);
 	KTAP_EXPECT(!memcmp(src, dst, sizeof(src)), "%s: the linked read did not see the write", t->name);
 	io_uring_queue_exit(&ring);
@@ -266,20 +248,20 @@ static int end_on(struct ct_target *t)
 	ct_fill(want, sizeof(want), 16);
 	KTAP_EXPECT(fixed_setup(&ring, &b0, &b1) == 0, "register buffers");
 	io_uring_prep_read(sqe_for(&ring, 0), t->fd, buf, sizeof(buf), end - 100);
-	res = one(&ring);
+	res = uring_one(&ring, CQE_WAIT_S);
 	KTAP_EXPECT(res == 100 && !memcmp(buf, want, 100), "%s: READ across the end: %ld", t->name, res);
 	io_uring_prep_read(sqe_for(&ring, 0), t->fd, buf, sizeof(buf), end);
-	res = one(&ring);
+	res = uring_one(&ring, CQE_WAIT_S);
 	KTAP_EXPECT(res == 0, "%s: READ at the end: %ld", t->name, res);
 	io_uring_prep_read_fixed(sqe_for(&ring, 0), t->fd, b1, 1000, end - 10, 1);
-	res = one(&ring);
+	res = uring_one(&ring, CQE_WAIT_S);
 	KTAP_EXPECT(res == 10 && !memcmp(b1, want + 90, 10), "%s: READ_FIXED across the end: %ld",
 		    t->name, res);
 	io_uring_prep_write_fixed(sqe_for(&ring, 0), t->fd, b0, 100, end - 50, 0);
-	res = one(&ring);
+	res = uring_one(&ring, CQE_WAIT_S);
 	KTAP_EXPECT(res == (t->dev ? 50 : 100), "%s: WRITE_FIXED across the end: %ld", t->name, res);
 	io_uring_prep_write(sqe_for(&ring, 0), t->fd, buf, 100, end);
-	res = one(&ring);
+	res = uring_one(&ring, CQE_WAIT_S);
 	KTAP_EXPECT(res == (t->dev ? -ENOSPC : 100), "%s: WRITE at the end: %ld", t->name, res);
 	io_uring_queue_exit(&ring);
 	if (!t->dev)
@@ -312,7 +294,7 @@ static int fault_on(struct ct_target *t)
 	KTAP_EXPECT(mprotect(m + pg, pg, PROT_NONE) == 0, "mprotect");
 	KTAP_EXPECT(io_uring_queue_init(8, &ring, 0) == 0, "queue_init");
 	io_uring_prep_write(sqe_for(&ring, 0), t->fd, m, 2 * pg, 40000);
-	res = one(&ring);
+	res = uring_one(&ring, CQE_WAIT_S);
 	KTAP_EXPECT(res > 0 && res <= pg && (!t->dev || res == pg),
 		    "%s: WRITE into a fault: %ld (page %ld)", t->name, res, pg);
 	memcpy(want, m, res);
@@ -320,7 +302,7 @@ static int fault_on(struct ct_target *t)
 		    "%s: the faulting WRITE changed bytes it did not report", t->name);
 	memset(m, 0xee, pg);
 	io_uring_prep_read(sqe_for(&ring, 0), t->fd, m, 2 * pg, 40000);
-	res = one(&ring);
+	res = uring_one(&ring, CQE_WAIT_S);
 	KTAP_EXPECT(res > 0 && res <= pg && (!t->dev || res == pg),
 		    "%s: READ into a fault: %ld (page %ld)", t->name, res, pg);
 	KTAP_EXPECT(!memcmp(m, want, res), "%s: READ into a fault: data differs", t->name);
@@ -357,7 +339,7 @@ static int nowait_on(struct ct_target *t)
 	sqe = sqe_for(&ring, 0);
 	io_uring_prep_read(sqe, t->fd, buf, sizeof(buf), 0);
 	sqe->rw_flags = RWF_NOWAIT;
-	res = one(&ring);
+	res = uring_one(&ring, CQE_WAIT_S);
 	if (t->dev) {
 		KTAP_EXPECT(res == -EAGAIN, "device: RWF_NOWAIT READ, throttled: %ld", res);
 		ct_paths_end("RWF_NOWAIT READ (throttled)", &b, &d);
@@ -374,7 +356,7 @@ static int nowait_on(struct ct_target *t)
 	ct_paths_begin(&b);
 	t0 = ktap_now();
 	io_uring_prep_read(sqe_for(&ring, 0), t->fd, buf, sizeof(buf), 0);
-	res = one(&ring);
+	res = uring_one(&ring, CQE_WAIT_S);
 	KTAP_EXPECT(res == (long)sizeof(buf), "%s: READ that may block: %ld", t->name, res);
 	if (t->dev) {
 		ct_paths_end("READ (throttled, io-wq retry)", &b, &d);
@@ -388,7 +370,7 @@ static int nowait_on(struct ct_target *t)
 	ct_paths_begin(&b);
 	t0 = ktap_now();
 	io_uring_prep_write_fixed(sqe_for(&ring, 0), t->fd, b0, 777, 5000, 0);
-	res = one(&ring);
+	res = uring_one(&ring, CQE_WAIT_S);
 	KTAP_EXPECT(res == 777, "%s: WRITE_FIXED that may block: %ld", t->name, res);
 	if (t->dev) {
 		ct_paths_end("WRITE_FIXED (throttled, io-wq retry)", &b, &d);
@@ -423,7 +405,7 @@ static int iopoll_on(struct ct_target *t)
 	KTAP_EXPECT(r == 0, "IOPOLL ring: %s", strerror(-r));
 	ct_paths_begin(&b);
 	io_uring_prep_read(sqe_for(&ring, 0), t->fd, buf, sizeof(buf), 0);
-	res = one(&ring);
+	res = uring_one(&ring, CQE_WAIT_S);
 	KTAP_EXPECT(res == -EOPNOTSUPP, "%s: IOPOLL READ: %ld, want -EOPNOTSUPP", t->name, res);
 	io_uring_queue_exit(&ring);
 	if (t->dev) {
