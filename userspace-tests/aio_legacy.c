@@ -17,6 +17,10 @@
  *     (the file does not set FMODE_NOWAIT; aio_prep_rw() checks that before
  *     the method check).
  *
+ * Loaded with size_kb outside 1..DEMO_CHARDEV_MAX_SIZE_KB, the module
+ * refuses with EINVAL and nothing stays loaded; at either end it serves a
+ * store of that size.
+ *
  * With the module reloaded in the modes of legacy character devices:
  *   nonseekable=1 (nonseekable_open(): lseek/pread/pwrite answer ESPIPE):
  *     einval: EINVAL as above. served: at the request's offset,
@@ -35,6 +39,7 @@
 #include <fcntl.h>
 #include <libaio.h>
 #include <sys/ioctl.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include "chardev_test.h"
 
@@ -183,14 +188,31 @@ KTAP_TEST(aio_legacy_io_submit, 30)
 	return KTAP_PASS;
 }
 
+#define LEGACY_MODULE "/modules/" DEMO_CHARDEV_LEGACY_NAME ".ko"
+
+/* Load the legacy module with @params: 0, or the load's -errno. */
+static int load_legacy(const char *params)
+{
+	int fd = open(LEGACY_MODULE, O_RDONLY | O_CLOEXEC), r;
+
+	if (fd < 0)
+		return -errno;
+	r = syscall(SYS_finit_module, fd, params, 0) ? -errno : 0;
+	close(fd);
+	return r;
+}
+
+/* Unload the legacy module (not waiting for users): 0 or -errno. */
+static int unload_legacy(void)
+{
+	return syscall(SYS_delete_module, DEMO_CHARDEV_LEGACY_NAME, O_NONBLOCK) ? -errno : 0;
+}
+
 static int reload_legacy(const char *params)
 {
-	char cmd[160];
+	int r = unload_legacy();
 
-	if (system("rmmod demo_chardev_legacy"))
-		return -1;
-	snprintf(cmd, sizeof(cmd), "insmod /modules/demo_chardev_legacy.ko %s", params);
-	return system(cmd) ? -1 : 0;
+	return r ? r : load_legacy(params);
 }
 
 static unsigned long long total_requests(int fd)
@@ -318,6 +340,57 @@ KTAP_TEST(aio_legacy_nowait, 30)
 	ct_aio_teardown(fd, ctx);
 	close(nbfd);
 	KTAP_EXPECT(reload_legacy("") == 0, "reload without parameters");
+	return ret;
+}
+
+/*
+ * size_kb out of range fails the load with EINVAL and leaves no module
+ * behind; both ends of the range load a store of that size.
+ */
+static int size_kb_case(unsigned int kb, int want)
+{
+	char param[32];
+	__u64 size = 0;
+	int fd, r;
+
+	snprintf(param, sizeof(param), "size_kb=%u", kb);
+	r = load_legacy(param);
+	KTAP_EXPECT(r == want, "%s: load gave %d, want %d", param, r, want);
+	if (r) {
+		KTAP_EXPECT(unload_legacy() == -ENOENT, "%s: a module left behind", param);
+		return KTAP_PASS;
+	}
+	fd = open(DEMO_CHARDEV_LEGACY_PATH, O_RDWR);
+	KTAP_EXPECT(fd >= 0, "%s: open: %s", param, strerror(errno));
+	r = ioctl(fd, DEMO_CHARDEV_IOC_GET_SIZE, &size);
+	close(fd);
+	KTAP_EXPECT(r == 0 && size == (__u64)kb * 1024, "%s: store of %llu bytes",
+		    param, (unsigned long long)size);
+	KTAP_EXPECT(unload_legacy() == 0, "%s: unload: %s", param, strerror(errno));
+	return KTAP_PASS;
+}
+
+KTAP_TEST(aio_legacy_size_kb_range, 60)
+{
+	static const struct {
+		unsigned int kb;
+		int want;
+	} cases[] = {
+		{ 0, -EINVAL },
+		{ DEMO_CHARDEV_MAX_SIZE_KB + 1, -EINVAL },
+		{ 1, 0 },
+		{ DEMO_CHARDEV_MAX_SIZE_KB, 0 },
+	};
+	size_t i;
+	int ret = KTAP_PASS;
+
+	KTAP_EXPECT(unload_legacy() == 0, "unload: %s", strerror(errno));
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]) && ret == KTAP_PASS; i++) {
+		ret = size_kb_case(cases[i].kb, cases[i].want);
+		if (ret != KTAP_PASS)
+			unload_legacy();
+	}
+	KTAP_EXPECT(load_legacy("") == 0, "load without parameters");
 	return ret;
 }
 

@@ -59,7 +59,6 @@
 #define DRV_METHODS	"aio methods through aio_compat"
 #endif
 
-#define DEMO_CHARDEV_MAX_SIZE_KB	(64 * 1024)
 #define DEMO_CHARDEV_MAX_THROTTLE_MS	10000
 /*
  * Bytes per copy call: a pending signal is looked at, and the CPU may be

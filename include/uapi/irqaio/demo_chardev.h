@@ -56,6 +56,12 @@ struct demo_chardev_stats {
 
 #define DEMO_CHARDEV_IOC_MAGIC		0xD7
 
+/*
+ * The module parameter size_kb sets the RAM store's size in KiB, from 1 to
+ * this; a value outside fails the load with EINVAL.
+ */
+#define DEMO_CHARDEV_MAX_SIZE_KB	(64 * 1024)
+
 /* Size of the RAM store in bytes (module parameter size_kb). */
 #define DEMO_CHARDEV_IOC_GET_SIZE	_IOR(DEMO_CHARDEV_IOC_MAGIC, 0, __u64)
 /*
