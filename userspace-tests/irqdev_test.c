@@ -7,7 +7,8 @@
  * the same on every matrix kernel except where the matrix's facts say
  * otherwise: the NMI handler prototype ("with regs" on stock kernels,
  * "without regs" on patched-6.1) and which handlers the kernel forces into
- * threads (irq_threads: threadirqs, PREEMPT_RT).
+ * threads (irq_threads: threadirqs, PREEMPT_RT). It also adds QEMU's
+ * pci-testdev, a PCI device that is not edu, for the driver to refuse.
  */
 #include <elf.h>
 #include <errno.h>
@@ -21,6 +22,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/klog.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -333,13 +335,14 @@ static int read_spurious(unsigned int irq, struct spurious *sp)
 	return n == 3 ? 0 : -1;
 }
 
+/* The number in @path (decimal, or hex with 0x as sysfs IDs are); -1 if none. */
 static long read_long(const char *path)
 {
 	FILE *f = fopen(path, "r");
 	long v = -1;
 
 	if (f) {
-		if (fscanf(f, "%ld", &v) != 1)
+		if (fscanf(f, "%li", &v) != 1)
 			v = -1;
 		fclose(f);
 	}
@@ -1028,7 +1031,87 @@ KTAP_TEST(pcim_iomap_api, 30)
 	return KTAP_PASS;
 }
 
+/* QEMU's pci-testdev (hw/misc/pci-testdev.c): Red Hat's test device ID. */
+#define TESTDEV_VENDOR	0x1b36
+#define TESTDEV_DEVICE	0x0005
+#define TESTDEV_ID	"1b36 0005"	/* as new_id takes them */
+
+/* The PCI address of the first device @vendor:@device; -1 if none. */
+static int find_pci_device(long vendor, long device, char *bdf, size_t size)
+{
+	char path[300];
+	glob_t g;
+	size_t i;
+	int found = -1;
+
+	if (glob("/sys/bus/pci/devices/*", 0, NULL, &g))
+		return -1;
+	for (i = 0; i < g.gl_pathc && found < 0; i++) {
+		snprintf(path, sizeof(path), "%s/vendor", g.gl_pathv[i]);
+		if (read_long(path) != vendor)
+			continue;
+		snprintf(path, sizeof(path), "%s/device", g.gl_pathv[i]);
+		if (read_long(path) != device)
+			continue;
+		snprintf(bdf, size, "%s", strrchr(g.gl_pathv[i], '/') + 1);
+		found = 0;
+	}
+	globfree(&g);
+	return found;
+}
+
+/* Whether the kernel log holds @what. */
+static int klog_has(const char *what)
+{
+	int size = klogctl(10, NULL, 0);	/* SYSLOG_ACTION_SIZE_BUFFER */
+	char *buf = size > 0 ? malloc(size + 1) : NULL;
+	int n, found;
+
+	if (!buf)
+		return -1;
+	n = klogctl(3, buf, size);		/* SYSLOG_ACTION_READ_ALL */
+	if (n < 0) {
+		free(buf);
+		return -1;
+	}
+	buf[n] = '\0';
+	found = strstr(buf, what) != NULL;
+	free(buf);
+	return found;
+}
+
+/*
+ * Offered a PCI device that is not edu (a new_id, as an administrator would
+ * try), the driver reads the ID register, refuses it with -ENODEV and says
+ * why; the device stays unbound and the edu devices keep working.
+ */
+KTAP_TEST(probe_refuses_other_device, 30)
+{
+	char bdf[4][16], other[16], said[64];
+	int n = bound_devices(bdf, 4), fd, added, refused;
+
+	KTAP_EXPECT(find_pci_device(TESTDEV_VENDOR, TESTDEV_DEVICE, other, sizeof(other)) == 0,
+		    "no pci-testdev (%s) in the guest", TESTDEV_ID);
+	added = write_file(DRIVER_DIR "/new_id", TESTDEV_ID);
+	refused = !is_bound(other);
+	snprintf(said, sizeof(said), "%s: not an edu device", other);
+	if (added == 0)
+		KTAP_EXPECT(write_file(DRIVER_DIR "/remove_id", TESTDEV_ID) == 0,
+			    "remove_id: %s", strerror(errno));
+	KTAP_EXPECT(added == 0, "new_id %s: %s", TESTDEV_ID, strerror(errno));
+	KTAP_EXPECT(refused, "the driver bound %s, which is not an edu device", other);
+	KTAP_EXPECT(klog_has(said) == 1, "no \"%s\" in the kernel log: probe did not look", said);
+	KTAP_EXPECT(bound_devices(bdf, 4) == n, "edu devices lost");
+	fd = dev_open(0, 0);
+	KTAP_EXPECT(fd >= 0, "open dev0: %s", strerror(errno));
+	added = irqdev_fire(fd, 10, 0, NULL);
+	close(fd);
+	KTAP_EXPECT(added == 0, "fire after the refusal");
+	return KTAP_PASS;
+}
+
 int main(void)
 {
 	return ktap_main("irqdev");
 }
+
