@@ -21,6 +21,8 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <libaio.h>
+#include <linux/userfaultfd.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <sys/eventfd.h>
@@ -424,6 +426,101 @@ CT_PATH_TEST(aio_o_nonblock, 30)
 	KTAP_EXPECT(res == -EAGAIN, "aio on O_NONBLOCK: submit %d res %ld", sr, res);
 	ct_aio_teardown(fd, ctx);
 	return KTAP_PASS;
+}
+
+/* A read(2) of @len bytes at 0 into @buf, in a thread of its own. */
+struct held_read {
+	int fd;
+	void *buf;
+	size_t len;
+	ssize_t n;
+};
+
+static void *held_read_fn(void *arg)
+{
+	struct held_read *h = arg;
+
+	h->n = pread(h->fd, h->buf, h->len, 0);
+	return NULL;
+}
+
+/*
+ * A request that may not block meets the device lock held by another:
+ * EAGAIN at once, nothing moved; the holder's request then completes. The
+ * holder is a read whose buffer page is missing behind a userfaultfd: it
+ * stays in the driver's copy, under the lock, until this test supplies the
+ * page, so the contention is certain, not a race.
+ */
+static int locked_body(int uffd, void *area, size_t page)
+{
+	unsigned char want[64], in[64], *src = malloc(page);
+	struct held_read h = { .buf = area, .len = page };
+	struct uffdio_copy fill = { .dst = (uintptr_t)area, .len = page };
+	struct iovec v = { in, sizeof(in) };
+	struct demo_chardev_stats b, d;
+	struct pollfd pfd = { .fd = uffd, .events = POLLIN };
+	struct uffd_msg msg;
+	pthread_t th;
+	int nb, r;
+
+	KTAP_EXPECT(src, "malloc");
+	h.fd = open(DEMO_CHARDEV_PATH, O_RDWR);
+	nb = open(DEMO_CHARDEV_PATH, O_RDWR | O_NONBLOCK);
+	KTAP_EXPECT(h.fd >= 0 && nb >= 0, "open: %s", strerror(errno));
+	ct_fill(want, sizeof(want), 41);
+	KTAP_EXPECT(pwrite(h.fd, want, sizeof(want), 0) == sizeof(want), "pwrite");
+	ct_paths_begin(&b);
+	KTAP_EXPECT(pthread_create(&th, NULL, held_read_fn, &h) == 0, "pthread_create");
+	/* The fault is raised inside the copy, so the lock is held from here. */
+	r = poll(&pfd, 1, KTAP_WAIT_S * 1000);
+	KTAP_EXPECT(r == 1 && read(uffd, &msg, sizeof(msg)) == sizeof(msg) &&
+		    msg.event == UFFD_EVENT_PAGEFAULT, "no page fault from the read: poll %d", r);
+	errno = 0;
+	r = pwrite(nb, in, sizeof(in), 0);
+	KTAP_EXPECT(r == -1 && errno == EAGAIN, "O_NONBLOCK write, lock held: %d %s", r,
+		    strerror(errno));
+	errno = 0;
+	r = preadv2(h.fd, &v, 1, 0, RWF_NOWAIT);
+	KTAP_EXPECT(r >= 0, "RWF_NOWAIT read shares the read lock: %d %s", r, strerror(errno));
+	errno = 0;
+	r = pwritev2(h.fd, &v, 1, 0, RWF_NOWAIT);
+	KTAP_EXPECT(r == -1 && errno == EAGAIN, "RWF_NOWAIT write, lock held: %d %s", r,
+		    strerror(errno));
+	memset(src, 0, page);
+	fill.src = (uintptr_t)src;
+	KTAP_EXPECT(ioctl(uffd, UFFDIO_COPY, &fill) == 0, "UFFDIO_COPY: %s", strerror(errno));
+	pthread_join(th, NULL);
+	ct_paths_end("reads and writes beside a held lock", &b, &d);
+	KTAP_EXPECT(h.n == (ssize_t)page && !memcmp(area, want, sizeof(want)),
+		    "the holder's read: %zd", h.n);
+	KTAP_EXPECT(d.eagain == 2, "two EAGAINs expected: %llu", (unsigned long long)d.eagain);
+	KTAP_EXPECT(pwrite(nb, in, sizeof(in), 0) == sizeof(in), "O_NONBLOCK write, lock free");
+	close(nb);
+	close(h.fd);
+	free(src);
+	return KTAP_PASS;
+}
+
+CT_PATH_TEST(nowait_while_locked, 30)
+{
+	size_t page = sysconf(_SC_PAGESIZE);
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg = { .mode = UFFDIO_REGISTER_MODE_MISSING };
+	int uffd = syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK), ret;
+	void *area;
+
+	KTAP_EXPECT(uffd >= 0, "userfaultfd: %s", strerror(errno));
+	KTAP_EXPECT(ioctl(uffd, UFFDIO_API, &api) == 0, "UFFDIO_API: %s", strerror(errno));
+	area = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	KTAP_EXPECT(area != MAP_FAILED, "mmap: %s", strerror(errno));
+	reg.range.start = (uintptr_t)area;
+	reg.range.len = page;
+	KTAP_EXPECT(ioctl(uffd, UFFDIO_REGISTER, &reg) == 0, "UFFDIO_REGISTER: %s",
+		    strerror(errno));
+	ret = locked_body(uffd, area, page);
+	munmap(area, page);
+	close(uffd);
+	return ret;
 }
 
 static void on_sigusr1(int sig)
