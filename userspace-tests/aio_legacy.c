@@ -21,6 +21,9 @@
  * refuses with EINVAL and nothing stays loaded; at either end it serves a
  * store of that size.
  *
+ * A signal that arrives during a read of two chunks (DEMO_CHARDEV_CHUNK)
+ * ends it after the first, with that chunk's bytes.
+ *
  * With the module reloaded in the modes of legacy character devices:
  *   nonseekable=1 (nonseekable_open(): lseek/pread/pwrite answer ESPIPE):
  *     einval: EINVAL as above. served: at the request's offset,
@@ -38,7 +41,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libaio.h>
+#include <pthread.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include "chardev_test.h"
@@ -391,6 +396,88 @@ KTAP_TEST(aio_legacy_size_kb_range, 60)
 			unload_legacy();
 	}
 	KTAP_EXPECT(load_legacy("") == 0, "load without parameters");
+	return ret;
+}
+
+/* A read(2) of @len bytes into @buf, in a thread of its own. */
+struct chunked_read {
+	int fd;
+	unsigned char *buf;
+	size_t len;
+	ssize_t n;
+};
+
+static void *chunked_read_fn(void *arg)
+{
+	struct chunked_read *r = arg;
+
+	r->n = read(r->fd, r->buf, r->len);
+	return NULL;
+}
+
+/*
+ * The read of two chunks parks on the missing last page of its first chunk
+ * (a userfaultfd); the page is supplied without waking it, the signal sent,
+ * then the wake: the signal is pending before the first chunk ends, so the
+ * driver stops between the chunks and returns the first one.
+ */
+static int chunks_body(int fd, int uffd, unsigned char *buf, size_t page)
+{
+	struct chunked_read r = { .fd = fd, .buf = buf, .len = 2 * DEMO_CHARDEV_CHUNK };
+	unsigned long park = (uintptr_t)buf + DEMO_CHARDEV_CHUNK - page;
+	unsigned char *zero = calloc(1, page);
+	struct uffdio_copy fill = { .dst = park, .src = (uintptr_t)zero, .len = page,
+				    .mode = UFFDIO_COPY_MODE_DONTWAKE };
+	struct uffdio_range wake = { .start = park, .len = page };
+	struct demo_chardev_stats b, a;
+	pthread_t th;
+
+	KTAP_EXPECT(zero, "calloc");
+	KTAP_EXPECT(ct_stats_fd(fd, &b) == 0, "stats");
+	KTAP_EXPECT(pthread_create(&th, NULL, chunked_read_fn, &r) == 0, "pthread_create");
+	KTAP_EXPECT(ct_uffd_wait_fault(uffd) == 0, "the read never faulted");
+	KTAP_EXPECT(ioctl(uffd, UFFDIO_COPY, &fill) == 0, "UFFDIO_COPY: %s", strerror(errno));
+	KTAP_EXPECT(pthread_kill(th, SIGUSR1) == 0, "pthread_kill");
+	KTAP_EXPECT(ioctl(uffd, UFFDIO_WAKE, &wake) == 0, "UFFDIO_WAKE: %s", strerror(errno));
+	pthread_join(th, NULL);
+	free(zero);
+	KTAP_EXPECT(ct_stats_fd(fd, &a) == 0, "stats");
+	ktap_diag("read of %u bytes: %zd; chunks +%llu, interrupted +%llu",
+		  2 * DEMO_CHARDEV_CHUNK, r.n, (unsigned long long)(a.segments - b.segments),
+		  (unsigned long long)(a.interrupted - b.interrupted));
+	KTAP_EXPECT(r.n == DEMO_CHARDEV_CHUNK, "the read must end after its first chunk");
+	KTAP_EXPECT(a.interrupted - b.interrupted == 1 && a.segments - b.segments == 1,
+		    "one chunk copied, one interruption counted");
+	KTAP_EXPECT(lseek(fd, 0, SEEK_CUR) == DEMO_CHARDEV_CHUNK, "f_pos after the short read");
+	return KTAP_PASS;
+}
+
+KTAP_TEST(signal_between_chunks, 60)
+{
+	size_t page = sysconf(_SC_PAGESIZE), len = 2 * DEMO_CHARDEV_CHUNK;
+	unsigned char *buf, *park;
+	int uffd, fd, ret;
+	char param[32];
+
+	KTAP_EXPECT(ct_catch_sigusr1() == 0, "sigaction");
+	/* A store of two chunks and one more page. */
+	snprintf(param, sizeof(param), "size_kb=%zu", (len + page) / 1024);
+	KTAP_EXPECT(reload_legacy(param) == 0, "reload with %s", param);
+	fd = open(DEMO_CHARDEV_LEGACY_PATH, O_RDWR);
+	KTAP_EXPECT(fd >= 0, "open: %s", strerror(errno));
+	buf = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	KTAP_EXPECT(buf != MAP_FAILED, "mmap: %s", strerror(errno));
+	/* Every page present but the one the read parks on. */
+	memset(buf, 0xa5, len);
+	park = buf + DEMO_CHARDEV_CHUNK - page;
+	KTAP_EXPECT(madvise(park, page, MADV_DONTNEED) == 0, "madvise: %s", strerror(errno));
+	uffd = ct_uffd_register(park, page);
+	KTAP_EXPECT(uffd >= 0, "userfaultfd: %s", strerror(errno));
+	ret = chunks_body(fd, uffd, buf, page);
+	close(uffd);
+	close(fd);
+	munmap(buf, len);
+	KTAP_EXPECT(reload_legacy("") == 0, "reload without parameters");
 	return ret;
 }
 

@@ -21,8 +21,6 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <libaio.h>
-#include <linux/userfaultfd.h>
-#include <poll.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <sys/eventfd.h>
@@ -458,8 +456,6 @@ static int locked_body(int uffd, void *area, size_t page)
 	struct uffdio_copy fill = { .dst = (uintptr_t)area, .len = page };
 	struct iovec v = { in, sizeof(in) };
 	struct demo_chardev_stats b, d;
-	struct pollfd pfd = { .fd = uffd, .events = POLLIN };
-	struct uffd_msg msg;
 	pthread_t th;
 	int nb, r;
 
@@ -472,9 +468,7 @@ static int locked_body(int uffd, void *area, size_t page)
 	ct_paths_begin(&b);
 	KTAP_EXPECT(pthread_create(&th, NULL, held_read_fn, &h) == 0, "pthread_create");
 	/* The fault is raised inside the copy, so the lock is held from here. */
-	r = poll(&pfd, 1, KTAP_WAIT_S * 1000);
-	KTAP_EXPECT(r == 1 && read(uffd, &msg, sizeof(msg)) == sizeof(msg) &&
-		    msg.event == UFFD_EVENT_PAGEFAULT, "no page fault from the read: poll %d", r);
+	KTAP_EXPECT(ct_uffd_wait_fault(uffd) == 0, "no page fault from the read");
 	errno = 0;
 	r = pwrite(nb, in, sizeof(in), 0);
 	KTAP_EXPECT(r == -1 && errno == EAGAIN, "O_NONBLOCK write, lock held: %d %s", r,
@@ -504,28 +498,16 @@ static int locked_body(int uffd, void *area, size_t page)
 CT_PATH_TEST(nowait_while_locked, 30)
 {
 	size_t page = sysconf(_SC_PAGESIZE);
-	struct uffdio_api api = { .api = UFFD_API };
-	struct uffdio_register reg = { .mode = UFFDIO_REGISTER_MODE_MISSING };
-	int uffd = syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK), ret;
-	void *area;
+	void *area = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	int uffd, ret;
 
-	KTAP_EXPECT(uffd >= 0, "userfaultfd: %s", strerror(errno));
-	KTAP_EXPECT(ioctl(uffd, UFFDIO_API, &api) == 0, "UFFDIO_API: %s", strerror(errno));
-	area = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	KTAP_EXPECT(area != MAP_FAILED, "mmap: %s", strerror(errno));
-	reg.range.start = (uintptr_t)area;
-	reg.range.len = page;
-	KTAP_EXPECT(ioctl(uffd, UFFDIO_REGISTER, &reg) == 0, "UFFDIO_REGISTER: %s",
-		    strerror(errno));
+	uffd = ct_uffd_register(area, page);
+	KTAP_EXPECT(uffd >= 0, "userfaultfd: %s", strerror(errno));
 	ret = locked_body(uffd, area, page);
 	munmap(area, page);
 	close(uffd);
 	return ret;
-}
-
-static void on_sigusr1(int sig)
-{
-	(void)sig;
 }
 
 /* Signals @target once thread @tid sleeps in system call @nr. */
@@ -552,7 +534,6 @@ static void *kick(void *arg)
  */
 CT_PATH_TEST(aio_signal_interrupts, 30)
 {
-	struct sigaction sa = { .sa_handler = on_sigusr1 };	/* no SA_RESTART */
 	unsigned char buf[64];
 	struct iovec v = { buf, sizeof(buf) };
 	struct kicker k = { pthread_self(), (pid_t)syscall(SYS_gettid), SYS_read, 0 };
@@ -563,7 +544,7 @@ CT_PATH_TEST(aio_signal_interrupts, 30)
 	long res;
 	int fd, sr;
 
-	KTAP_EXPECT(sigaction(SIGUSR1, &sa, NULL) == 0, "sigaction");
+	KTAP_EXPECT(ct_catch_sigusr1() == 0, "sigaction");
 	KTAP_EXPECT(ct_aio_setup(DEMO_CHARDEV_PATH, 0, 4, &fd, &ctx) == 0, "setup");
 	KTAP_EXPECT(ct_set_throttle(fd, CT_THROTTLE_MAX_MS) == 0, "throttle");
 	ct_paths_begin(&b);

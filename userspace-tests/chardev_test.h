@@ -21,11 +21,15 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/userfaultfd.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 #include <irqaio/demo_chardev.h>
@@ -191,6 +195,57 @@ static inline int ct_set_throttle(int fd, unsigned int ms)
 	__u32 v = ms;
 
 	return ioctl(fd, DEMO_CHARDEV_IOC_SET_THROTTLE, &v);
+}
+
+static inline void ct_ignore_signal(int sig)
+{
+	(void)sig;
+}
+
+/*
+ * SIGUSR1 caught by a handler that does nothing, without SA_RESTART: a
+ * system call it interrupts ends with EINTR or its partial count.
+ */
+static inline int ct_catch_sigusr1(void)
+{
+	struct sigaction sa = { .sa_handler = ct_ignore_signal };
+
+	return sigaction(SIGUSR1, &sa, NULL);
+}
+
+/*
+ * A userfaultfd over the missing pages of [@addr, @addr + @len): a request
+ * whose copy touches one waits in the driver, lock held, until the test
+ * supplies the page. The descriptor, or -1.
+ */
+static inline int ct_uffd_register(void *addr, size_t len)
+{
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg = {
+		.range = { .start = (uintptr_t)addr, .len = len },
+		.mode = UFFDIO_REGISTER_MODE_MISSING,
+	};
+	int uffd = syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK);
+
+	if (uffd < 0)
+		return -1;
+	if (ioctl(uffd, UFFDIO_API, &api) || ioctl(uffd, UFFDIO_REGISTER, &reg)) {
+		close(uffd);
+		return -1;
+	}
+	return uffd;
+}
+
+/* Wait until a request faults on @uffd's range: 0, or -1 if none did. */
+static inline int ct_uffd_wait_fault(int uffd)
+{
+	struct pollfd pfd = { .fd = uffd, .events = POLLIN };
+	struct uffd_msg msg;
+
+	if (poll(&pfd, 1, KTAP_WAIT_S * 1000) != 1 ||
+	    read(uffd, &msg, sizeof(msg)) != sizeof(msg))
+		return -1;
+	return msg.event == UFFD_EVENT_PAGEFAULT ? 0 : -1;
 }
 
 /*

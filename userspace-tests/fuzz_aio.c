@@ -874,11 +874,6 @@ KTAP_TEST(fuzz_submit, 280)
 	return st.clean_checked ? KTAP_PASS : KTAP_FAIL;
 }
 
-static void on_sigusr1(int sig)
-{
-	(void)sig;
-}
-
 struct sleeper {
 	aio_context_t ctx;
 	int fd;			/* a throttled file: each request sleeps first */
@@ -943,7 +938,6 @@ static int submit_polls(aio_context_t ctx, int fd, struct iocb *cbs, unsigned in
 
 KTAP_TEST(cancel_inflight, 120)
 {
-	struct sigaction sa = { .sa_handler = on_sigusr1 };	/* no SA_RESTART */
 	struct iocb polls[8], bogus;
 	struct io_event ev[16], cev;
 	struct timespec ts = { EVENT_WAIT_S, 0 };
@@ -953,7 +947,7 @@ KTAP_TEST(cancel_inflight, 120)
 	long k;
 	pthread_t t;
 
-	sigaction(SIGUSR1, &sa, NULL);
+	KTAP_EXPECT(ct_catch_sigusr1() == 0, "sigaction");
 	pfd = eventfd(0, EFD_NONBLOCK);
 	KTAP_EXPECT(pfd >= 0, "eventfd: %s", strerror(errno));
 	KTAP_EXPECT(sys_io_setup(64, &ctx) == 0, "io_setup: %s", strerror(errno));

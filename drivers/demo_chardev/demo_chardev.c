@@ -60,12 +60,6 @@
 #endif
 
 #define DEMO_CHARDEV_MAX_THROTTLE_MS	10000
-/*
- * Bytes per copy call: a pending signal is looked at, and the CPU may be
- * given up, between two. 1 MiB keeps a 64 MiB request responsive while a
- * request of up to 1 MiB pays the copy's fixed costs once.
- */
-#define DEMO_CHARDEV_CHUNK		SZ_1M
 
 static unsigned int size_kb = 256;
 module_param(size_kb, uint, 0444);

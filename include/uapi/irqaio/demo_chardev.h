@@ -62,6 +62,14 @@ struct demo_chardev_stats {
  */
 #define DEMO_CHARDEV_MAX_SIZE_KB	(64 * 1024)
 
+/*
+ * Bytes per copy call: a pending signal is looked at, and the CPU may be
+ * given up, between two; a request a signal cuts short there returns what
+ * the chunks before it moved. 1 MiB keeps a 64 MiB request responsive
+ * while a request of up to 1 MiB pays the copy's fixed costs once.
+ */
+#define DEMO_CHARDEV_CHUNK		(1U << 20)
+
 /* Size of the RAM store in bytes (module parameter size_kb). */
 #define DEMO_CHARDEV_IOC_GET_SIZE	_IOR(DEMO_CHARDEV_IOC_MAGIC, 0, __u64)
 /*
