@@ -216,7 +216,8 @@ static inline int ct_catch_sigusr1(void)
 /*
  * A userfaultfd over the missing pages of [@addr, @addr + @len): a request
  * whose copy touches one waits in the driver, lock held, until the test
- * supplies the page. The descriptor, or -1.
+ * supplies the page. The descriptor, or -errno (-ENOSYS: a kernel built
+ * without CONFIG_USERFAULTFD, as the tinyconfig-based rows are).
  */
 static inline int ct_uffd_register(void *addr, size_t len)
 {
@@ -225,16 +226,26 @@ static inline int ct_uffd_register(void *addr, size_t len)
 		.range = { .start = (uintptr_t)addr, .len = len },
 		.mode = UFFDIO_REGISTER_MODE_MISSING,
 	};
-	int uffd = syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK);
+	int uffd = syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK), err;
 
 	if (uffd < 0)
-		return -1;
+		return -errno;
 	if (ioctl(uffd, UFFDIO_API, &api) || ioctl(uffd, UFFDIO_REGISTER, &reg)) {
+		err = errno;
 		close(uffd);
-		return -1;
+		return -err;
 	}
 	return uffd;
 }
+
+/* ct_uffd_register() gave @uffd: a kernel without userfaultfd skips the test. */
+#define CT_UFFD_SKIP_IF_ABSENT(uffd)					\
+	do {								\
+		if ((uffd) == -ENOSYS) {				\
+			ktap_diag("no userfaultfd in this kernel (CONFIG_USERFAULTFD)"); \
+			return KTAP_SKIP;				\
+		}							\
+	} while (0)
 
 /* Wait until a request faults on @uffd's range: 0, or -1 if none did. */
 static inline int ct_uffd_wait_fault(int uffd)
