@@ -731,16 +731,35 @@ static int drop_cap_syslog(void)
 	return syscall(SYS_capset, &h, d) ? -1 : 0;
 }
 
+static int pin_to(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+/* Raise an NMI on @cpu through the driver; 0 or -errno. */
+static int nmi_on_cpu(int fd, unsigned int cpu, struct demo_irqdev_nmi_cpu *nc)
+{
+	memset(nc, 0, sizeof(*nc));
+	nc->cpu = cpu;
+	return ioctl(fd, DEMO_IRQDEV_IOC_NMI_CPU, nc) ? -errno : 0;
+}
+
 /*
  * stats.last_ip is a kernel address here (the interrupts land while the
  * ioctl sleeps): a file opened without CAP_SYSLOG gets 0 and the symbol
  * only; one opened with it keeps the address even when its user drops the
  * capability later (the opener's credentials decide, as for /proc/kallsyms).
+ * The same for the address NMI_CPU reports.
  */
 KTAP_TEST(stats_last_ip_unprivileged, 30)
 {
+	struct demo_irqdev_nmi_cpu nc;
 	struct demo_irqdev_stats s;
-	int fd_priv, fd;
+	int fd_priv, fd, r;
 
 	ktap_diag("kptr_restrict %ld", read_long("/proc/sys/kernel/kptr_restrict"));
 	fd_priv = dev_open(0, 0);
@@ -757,17 +776,18 @@ KTAP_TEST(stats_last_ip_unprivileged, 30)
 		    "last_ip_sym \"%s\" is not symbol+offset", s.last_ip_sym);
 	KTAP_EXPECT(get_stats(fd_priv, &s) == 0, "stats: %s", strerror(errno));
 	KTAP_EXPECT(s.last_ip != 0, "the file opened with CAP_SYSLOG lost the address");
+	/* NMI_CPU raises it on another CPU than the caller's. */
+	KTAP_EXPECT(pin_to(0) == 0, "pin to CPU 0: %s", strerror(errno));
+	r = nmi_on_cpu(fd, 1, &nc);
+	KTAP_EXPECT(r == 0, "NMI_CPU without CAP_SYSLOG: %s", strerror(-r));
+	KTAP_EXPECT(nc.ip == 0, "NMI_CPU gave an unprivileged opener %#llx",
+		    (unsigned long long)nc.ip);
+	r = nmi_on_cpu(fd_priv, 1, &nc);
+	KTAP_EXPECT(r == 0 && nc.ip != 0, "NMI_CPU on the file opened with CAP_SYSLOG: %d, ip %#llx",
+		    r, (unsigned long long)nc.ip);
 	close(fd);
 	close(fd_priv);
 	return KTAP_PASS;
-}
-
-/* Raise an NMI on @cpu through the driver; 0 or -errno. */
-static int nmi_on_cpu(int fd, unsigned int cpu, struct demo_irqdev_nmi_cpu *nc)
-{
-	memset(nc, 0, sizeof(*nc));
-	nc->cpu = cpu;
-	return ioctl(fd, DEMO_IRQDEV_IOC_NMI_CPU, nc) ? -errno : 0;
 }
 
 /*
@@ -782,16 +802,12 @@ KTAP_TEST(nmi_unrelated_not_claimed, 30)
 	struct demo_irqdev_fire f = { .count = 100 };
 	struct demo_irqdev_stats a, b;
 	struct demo_irqdev_nmi_cpu nc;
-	cpu_set_t cpu0;
 	int fd = dev_open(0, 0), r;
 
 	KTAP_EXPECT(fd >= 0, "open: %s", strerror(errno));
 	KTAP_EXPECT(ioctl(fd, DEMO_IRQDEV_IOC_FIRE_NMI, &f) == 0 && f.done == 100,
 		    "fire NMI: %s", strerror(errno));
-	CPU_ZERO(&cpu0);
-	CPU_SET(0, &cpu0);
-	KTAP_EXPECT(sched_setaffinity(0, sizeof(cpu0), &cpu0) == 0, "pin to CPU 0: %s",
-		    strerror(errno));
+	KTAP_EXPECT(pin_to(0) == 0, "pin to CPU 0: %s", strerror(errno));
 	KTAP_EXPECT(get_stats(fd, &a) == 0, "stats");
 	KTAP_EXPECT(write_file("/proc/sysrq-trigger", "l") == 0, "sysrq l: %s", strerror(errno));
 	/*
@@ -809,15 +825,6 @@ KTAP_TEST(nmi_unrelated_not_claimed, 30)
 		    (unsigned long long)(b.nmi_handled - a.nmi_handled));
 	close(fd);
 	return KTAP_PASS;
-}
-
-static int pin_to(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	return sched_setaffinity(0, sizeof(set), &set);
 }
 
 /*
