@@ -462,15 +462,19 @@ KTAP_TEST(signal_between_chunks, 60)
 	KTAP_EXPECT(ct_catch_sigusr1() == 0, "sigaction");
 	buf = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	KTAP_EXPECT(buf != MAP_FAILED, "mmap: %s", strerror(errno));
-	/* Every page present but the one the read parks on. */
+	/*
+	 * Every page present but the one the read parks on. Registered first:
+	 * that splits the page into a mapping of its own, which a transparent
+	 * huge page faulted in for its neighbours cannot then cover.
+	 */
 	park = buf + DEMO_CHARDEV_CHUNK - page;
-	memset(buf, 0xa5, park - buf);
-	memset(park + page, 0xa5, buf + len - park - page);
 	uffd = ct_uffd_register(park, page);
 	if (uffd < 0)
 		munmap(buf, len);
 	CT_UFFD_SKIP_IF_ABSENT(uffd);
 	KTAP_EXPECT(uffd >= 0, "userfaultfd: %s", strerror(-uffd));
+	memset(buf, 0xa5, park - buf);
+	memset(park + page, 0xa5, buf + len - park - page);
 	/* A store of two chunks and one more page. */
 	snprintf(param, sizeof(param), "size_kb=%zu", (len + page) / 1024);
 	KTAP_EXPECT(reload_legacy(param) == 0, "reload with %s", param);
