@@ -47,6 +47,7 @@
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include "chardev_test.h"
+#include "module_test.h"
 
 /*
  * The legacy_io_submit fact: 1 "served", 0 "einval", -1 if the matrix
@@ -193,24 +194,16 @@ KTAP_TEST(aio_legacy_io_submit, 30)
 	return KTAP_PASS;
 }
 
-#define LEGACY_MODULE "/modules/" DEMO_CHARDEV_LEGACY_NAME ".ko"
-
 /* Load the legacy module with @params: 0, or the load's -errno. */
 static int load_legacy(const char *params)
 {
-	int fd = open(LEGACY_MODULE, O_RDONLY | O_CLOEXEC), r;
-
-	if (fd < 0)
-		return -errno;
-	r = syscall(SYS_finit_module, fd, params, 0) ? -errno : 0;
-	close(fd);
-	return r;
+	return module_load(DEMO_CHARDEV_LEGACY_NAME, params);
 }
 
 /* Unload the legacy module (not waiting for users): 0 or -errno. */
 static int unload_legacy(void)
 {
-	return syscall(SYS_delete_module, DEMO_CHARDEV_LEGACY_NAME, O_NONBLOCK) ? -errno : 0;
+	return module_unload(DEMO_CHARDEV_LEGACY_NAME);
 }
 
 static int reload_legacy(const char *params)
