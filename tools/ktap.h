@@ -43,6 +43,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -106,15 +107,25 @@ static inline unsigned int ktap_timeout(const struct ktap_test *t)
 	return t->timeout_s ? t->timeout_s : 60;
 }
 
+/*
+ * The last line a test printed with ktap_diag(): a test that skips says
+ * why last, and its result line carries it ("ok 3 name # SKIP why"), so
+ * that a summary of results names the reason. In the guest the test runs
+ * in a child, so the line lives in memory the child shares with the
+ * parent (ktap_main() maps it); otherwise in this buffer.
+ */
+#define KTAP_LAST_DIAG_LEN	256
+static char ktap_last_diag_own[KTAP_LAST_DIAG_LEN];
+static char *ktap_last_diag = ktap_last_diag_own;
+
 static inline void __attribute__((format(printf, 1, 2))) ktap_diag(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("# ", stdout);
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	vsnprintf(ktap_last_diag, KTAP_LAST_DIAG_LEN, fmt, ap);
 	va_end(ap);
-	fputc('\n', stdout);
+	printf("# %s\n", ktap_last_diag);
 	fflush(stdout);
 }
 
@@ -129,6 +140,20 @@ static inline void __attribute__((format(printf, 1, 2))) ktap_diag(const char *f
 			__VA_OPT__(ktap_diag(__VA_ARGS__);)		\
 			return KTAP_FAIL;				\
 		}							\
+	} while (0)
+
+/*
+ * Fail the current test unless system call CALL fails with errno ERR;
+ * WHAT names it in the diagnostic.
+ */
+#define KTAP_EXPECT_ERRNO(call, err, what)				\
+	do {								\
+		long r_;						\
+									\
+		errno = 0;						\
+		r_ = (call);						\
+		KTAP_EXPECT(r_ == -1 && errno == (err), "%s: %ld (%s), want %s", \
+			    (what), r_, strerror(errno), strerror(err));	\
 	} while (0)
 
 /* The result of a test that is one condition and has nothing to explain. */
@@ -264,6 +289,16 @@ static inline int ktap_wait_syscall(pid_t tid, long nr)
 	return 0;
 }
 
+/* ktap_last_diag in memory the tests' children write and this process reads. */
+static inline void ktap_share_last_diag(void)
+{
+	void *p = mmap(NULL, KTAP_LAST_DIAG_LEN, PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	if (p != MAP_FAILED)
+		ktap_last_diag = p;
+}
+
 /* Run test T; what it returned. In the guest: in a child of its own. */
 static inline int ktap_run_one(const struct ktap_test *t)
 {
@@ -294,6 +329,11 @@ static inline void ktap_about(char *buf, size_t len, const char *suite)
 	snprintf(buf, len, "%s on %s", suite, ktap_kernel());
 }
 #else /* MODEL_WORLD */
+/* Tests run in this process: ktap_last_diag is theirs already. */
+static inline void ktap_share_last_diag(void)
+{
+}
+
 /* In this process: a test that overruns its timeout ends the program. */
 static inline int ktap_run_one(const struct ktap_test *t)
 {
@@ -311,6 +351,14 @@ static inline void ktap_about(char *buf, size_t len, const char *suite)
 }
 #endif /* MODEL_WORLD */
 
+/* Cut @s at its first newline: a reason with one would end the result line. */
+static inline void ktap_one_line(char *s)
+{
+	while (*s && *s != '\n')
+		s++;
+	*s = '\0';
+}
+
 /*
  * Run every registered test: the version line, the plan counted from what
  * registered, a comment saying what runs where, a result per test, a
@@ -327,16 +375,21 @@ static inline int ktap_main(const char *suite)
 	ktap_about(about, sizeof(about), suite);
 	/* The plan right after the version line: kunit.py's parser wants it there. */
 	printf("KTAP version 1\n1..%zu\n# %s\n", n, about);
+	ktap_share_last_diag();
 	for (t = ktap_first; t; t = t->next) {
-		int r = ktap_run_one(t);
+		int r;
 
+		ktap_last_diag[0] = '\0';
+		r = ktap_run_one(t);
 		i++;
 		if (r == KTAP_PASS) {
 			pass++;
 			printf("ok %zu %s\n", i, t->name);
 		} else if (r == KTAP_SKIP) {
 			skip++;
-			printf("ok %zu %s # SKIP\n", i, t->name);
+			ktap_one_line(ktap_last_diag);
+			printf("ok %zu %s # SKIP %s\n", i, t->name,
+			       ktap_last_diag[0] ? ktap_last_diag : "(the test gave no reason)");
 		} else {
 			fail++;
 			printf("not ok %zu %s\n", i, t->name);

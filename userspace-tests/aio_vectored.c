@@ -443,8 +443,38 @@ static void *held_read_fn(void *arg)
 }
 
 /*
+ * A blocking write in another process, waiting for the lock @fd's device
+ * holds, dies with SIGKILL: the wait is killable. 0 when it died so.
+ */
+static int kill_lock_waiter(int fd)
+{
+	int status = 0;
+	pid_t pid;
+
+	pid = fork();
+	if (pid == 0) {
+		unsigned char c = 0;
+
+		_exit(pwrite(fd, &c, 1, 0) == 1 ? 0 : 1);
+	}
+	if (pid < 0)
+		return -1;
+	if (ktap_wait_syscall(pid, SYS_pwrite64))
+		ktap_diag("the writer never slept in pwrite64()");
+	kill(pid, SIGKILL);
+	if (waitpid(pid, &status, 0) != pid)
+		return -1;
+	if (!WIFSIGNALED(status) || WTERMSIG(status) != SIGKILL) {
+		ktap_diag("the waiting writer ended with status %#x, not SIGKILL", status);
+		return -1;
+	}
+	return 0;
+}
+
+/*
  * A request that may not block meets the device lock held by another:
- * EAGAIN at once, nothing moved; the holder's request then completes. The
+ * EAGAIN at once, nothing moved; a blocking one waits and can be killed;
+ * the holder's request then completes, the lock free after it. The
  * holder is a read whose buffer page is missing behind a userfaultfd: it
  * stays in the driver's copy, under the lock, until this test supplies the
  * page, so the contention is certain, not a race.
@@ -480,6 +510,7 @@ static int locked_body(int uffd, void *area, size_t page)
 	r = pwritev2(h.fd, &v, 1, 0, RWF_NOWAIT);
 	KTAP_EXPECT(r == -1 && errno == EAGAIN, "RWF_NOWAIT write, lock held: %d %s", r,
 		    strerror(errno));
+	KTAP_EXPECT(kill_lock_waiter(h.fd) == 0, "a writer waiting for the lock was not killed");
 	memset(src, 0, page);
 	fill.src = (uintptr_t)src;
 	KTAP_EXPECT(ioctl(uffd, UFFDIO_COPY, &fill) == 0, "UFFDIO_COPY: %s", strerror(errno));
@@ -757,6 +788,37 @@ CT_PATH_TEST(aio_sync_syscalls_same_device, 30)
 	KTAP_EXPECT(ioctl(fd, _IO(DEMO_CHARDEV_IOC_MAGIC, 99)) == -1 && errno == ENOTTY,
 		    "unknown ioctl");
 	ct_aio_teardown(fd, ctx);
+	return KTAP_PASS;
+}
+
+/*
+ * The ioctls refuse what they cannot use and change nothing: a pointer to
+ * no memory (EFAULT), a throttle beyond the longest (EINVAL, the old one
+ * kept: a request still does not sleep).
+ */
+CT_PATH_TEST(ioctl_bad_arguments, 30)
+{
+	__u32 too_long = CT_THROTTLE_MAX_MS + 1;
+	struct demo_chardev_stats b, d;
+	unsigned char c;
+	int fd;
+
+	fd = ct_dev_open(0);
+	KTAP_EXPECT(fd >= 0, "open: %s", strerror(errno));
+	KTAP_EXPECT_ERRNO(ioctl(fd, DEMO_CHARDEV_IOC_SET_THROTTLE, (void *)8), EFAULT,
+			  "SET_THROTTLE from no memory");
+	KTAP_EXPECT_ERRNO(ioctl(fd, DEMO_CHARDEV_IOC_SET_THROTTLE, &too_long), EINVAL,
+			  "SET_THROTTLE beyond the longest");
+	KTAP_EXPECT_ERRNO(ioctl(fd, DEMO_CHARDEV_IOC_GET_STATS, (void *)8), EFAULT,
+			  "GET_STATS into no memory");
+	KTAP_EXPECT_ERRNO(ioctl(fd, DEMO_CHARDEV_IOC_GET_SIZE, (void *)8), EFAULT,
+			  "GET_SIZE into no memory");
+	KTAP_EXPECT(ct_stats_fd(fd, &b) == 0, "stats: %s", strerror(errno));
+	KTAP_EXPECT(pread(fd, &c, 1, 0) == 1, "read: %s", strerror(errno));
+	ct_paths_end("a read after the refused ioctls", &b, &d);
+	KTAP_EXPECT(d.slept == 0, "a refused throttle was kept: %llu reads slept",
+		    (unsigned long long)d.slept);
+	close(fd);
 	return KTAP_PASS;
 }
 

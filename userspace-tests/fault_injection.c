@@ -6,9 +6,9 @@
  * operation below runs once for every N it reaches, N = 1, 2, ..., until a
  * run no longer reaches its Nth allocation. The operations are the ones a
  * driver must unwind by itself: loading each module (its init, and for
- * demo_irqdev the probe of every edu device), binding demo_irqdev to a
- * device, and submitting DMA requests to it (the shim's pinning and page
- * lists, the driver's request).
+ * demo_irqdev the probe of every edu device), opening demo_chardev (its
+ * per-file state), binding demo_irqdev to a device, and submitting DMA
+ * requests to it (the shim's pinning and page lists, the driver's request).
  *
  * Asserted for every N: an operation that fails says so with an errno and
  * leaves nothing behind (no module, no bound device, no page held for DMA,
@@ -257,6 +257,43 @@ KTAP_TEST(fail_each_alloc_chardev_load, 600)
 	ret = load_each(DEMO_CHARDEV_NAME, "", chardev_works);
 	KTAP_EXPECT(module_load(DEMO_CHARDEV_NAME, "") == 0, "load again");
 	return ret;
+}
+
+static long open_op(void *arg)
+{
+	int fd = open(arg, O_RDWR | O_CLOEXEC);
+
+	return fd < 0 ? -errno : fd;
+}
+
+/* A failed open(2) says so; an open file reads and writes, then closes. */
+static int open_check(void *arg, unsigned int nth, bool injected, long ret)
+{
+	char c = 'o';
+	bool ok;
+
+	if (ret < 0) {
+		KTAP_EXPECT(injected, "open(%s) failed with no allocation failing: %s",
+			    (char *)arg, strerror(-ret));
+		return FI_REFUSED;
+	}
+	ok = pwrite(ret, &c, 1, 0) == 1 && pread(ret, &c, 1, 0) == 1 && c == 'o';
+	KTAP_EXPECT(close(ret) == 0, "close after open %u: %s", nth, strerror(errno));
+	KTAP_EXPECT(ok, "%s opened with allocation %u failing, but does not work",
+		    (char *)arg, nth);
+	return FI_WORKED;
+}
+
+/* demo_chardev's open() allocates the file's state: each allocation of open(2) fails in turn. */
+KTAP_TEST(fail_each_alloc_chardev_open, 300)
+{
+	unsigned int failed, errors;
+
+	FI_SKIP_IF_ABSENT();
+	KTAP_EXPECT(fi_each("open", open_op, DEMO_CHARDEV_PATH, open_check, &failed,
+			    &errors) == KTAP_PASS);
+	KTAP_EXPECT(errors > 0, "no failed allocation failed open(2)");
+	return KTAP_PASS;
 }
 
 /* Every bound device fires an interrupt through its node. */

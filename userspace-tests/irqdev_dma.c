@@ -1983,6 +1983,85 @@ KTAP_TEST(bad_input, 60)
 	return run_steps(steps, KTAP_ARRAY_SIZE(steps), &t);
 }
 
+/* DMA_HOLD from a child without CAP_SYS_ADMIN: 0 when refused with EPERM. */
+static int hold_unprivileged_refused(int fd)
+{
+	int status = 0;
+	pid_t pid;
+
+	pid = fork();
+	if (pid == 0) {
+		if (drop_capability(CAP_SYS_ADMIN))
+			_exit(2);
+		_exit(dma_hold(fd, 1) == -1 && errno == EPERM ? 0 : 1);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		return -1;
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		ktap_diag("DMA_HOLD without CAP_SYS_ADMIN: child status %#x (1: not EPERM, 2: capset)",
+			  status);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * DMA_HOLD refuses what it cannot use: a pointer to no memory (EFAULT), a
+ * value other than 0 and 1 (EINVAL), a caller without CAP_SYS_ADMIN
+ * (EPERM), a second holder (EBUSY). Letting go is the holder's: another
+ * file's 0 leaves the queue held; the holder's close() lets it go, and the
+ * write queued meanwhile reaches the device.
+ */
+KTAP_TEST(hold_refusals_and_release, 60)
+{
+	struct timespec zero = { 0 }, ts = { .tv_sec = EVENT_WAIT_S };
+	unsigned char out[300], in[sizeof(out)];
+	struct iocb cb, *cbs[1] = { &cb };
+	struct demo_irqdev_stats a, b;
+	const unsigned int off = 1000;
+	io_context_t ctx = 0;
+	struct io_event ev;
+	int fd, holder, r;
+	__u32 two = 2;
+
+	fd = dma_begin(0, &a);
+	KTAP_EXPECT(fd >= 0, "device");
+	KTAP_EXPECT_ERRNO(ioctl(fd, DEMO_IRQDEV_IOC_DMA_HOLD, (void *)8), EFAULT,
+			  "DMA_HOLD from no memory");
+	KTAP_EXPECT_ERRNO(ioctl(fd, DEMO_IRQDEV_IOC_DMA_HOLD, &two), EINVAL, "DMA_HOLD 2");
+	KTAP_EXPECT(hold_unprivileged_refused(fd) == 0, "DMA_HOLD without CAP_SYS_ADMIN");
+	holder = dev_open(0, 0);
+	KTAP_EXPECT(holder >= 0, "open: %s", strerror(errno));
+	KTAP_EXPECT(dma_hold(holder, 1) == 0, "DMA_HOLD: %s", strerror(errno));
+	KTAP_EXPECT_ERRNO(dma_hold(fd, 1), EBUSY, "DMA_HOLD while another file holds");
+	KTAP_EXPECT(dma_hold(fd, 0) == 0, "DMA_HOLD 0 by another file: %s", strerror(errno));
+	KTAP_EXPECT(io_setup(1, &ctx) == 0, "io_setup");
+	pat_fill(out, off, sizeof(out), 41);
+	io_prep_pwrite(&cb, fd, out, sizeof(out), off);
+	r = io_submit(ctx, 1, cbs);
+	KTAP_EXPECT(r == 1, "io_submit: %d", r);
+	r = io_getevents(ctx, 0, 1, &ev, &zero);
+	KTAP_EXPECT(r == 0, "the write completed (res %ld) though the queue is held",
+		    r == 1 ? (long)ev.res : 0);
+	KTAP_EXPECT(close(holder) == 0, "close the holder: %s", strerror(errno));
+	r = io_getevents(ctx, 1, 1, &ev, &ts);
+	KTAP_EXPECT(r == 1 && (long)ev.res == (long)sizeof(out),
+		    "the write after the holder closed: %d events, res %ld", r,
+		    r == 1 ? (long)ev.res : 0);
+	KTAP_EXPECT(get_stats(fd, &b) == 0, "stats");
+	KTAP_EXPECT(DELTA(a, b, dma_irq_completions) == 1 && DELTA(a, b, dma_failed) == 0 &&
+		    b.dma_held == 0, "completions %+lld failed %+lld held %llu, want +1 +0 0",
+		    DELTA(a, b, dma_irq_completions), DELTA(a, b, dma_failed),
+		    (unsigned long long)b.dma_held);
+	KTAP_EXPECT(pread(fd, in, sizeof(in), off) == (ssize_t)sizeof(in), "pread: %s",
+		    strerror(errno));
+	r = (int)pat_diff(in, off, sizeof(in), 41);
+	KTAP_EXPECT(r < 0, "the device holds other data at offset %u", off + r);
+	io_destroy(ctx);
+	close(fd);
+	return KTAP_PASS;
+}
+
 /*
  * kernel_read()/kernel_write() (ITER_KVEC, synchronous): queued and waited
  * for inside the method like read(2), from and into the test module's
@@ -2171,7 +2250,7 @@ KTAP_TEST(pins_released, 60)
 	int fd, r;
 
 	if (read_pins(&acq0, &rel0)) {
-		ktap_diag("SKIP: /proc/vmstat has no nr_foll_pin_acquired/released");
+		ktap_diag("/proc/vmstat has no nr_foll_pin_acquired/released");
 		return KTAP_SKIP;
 	}
 	fd = dma_begin(0, &a);

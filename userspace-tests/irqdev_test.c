@@ -715,22 +715,6 @@ KTAP_TEST(unbind_while_waiting, 200)
 	return fire_exact(10);
 }
 
-/* Drop CAP_SYSLOG from every set of this process (uid stays 0). */
-static int drop_cap_syslog(void)
-{
-	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
-	struct __user_cap_data_struct d[2];
-	int w = CAP_SYSLOG / 32;
-	uint32_t bit = 1U << (CAP_SYSLOG % 32);
-
-	if (syscall(SYS_capget, &h, d))
-		return -1;
-	d[w].effective &= ~bit;
-	d[w].permitted &= ~bit;
-	d[w].inheritable &= ~bit;
-	return syscall(SYS_capset, &h, d) ? -1 : 0;
-}
-
 static int pin_to(int cpu)
 {
 	cpu_set_t set;
@@ -765,7 +749,7 @@ KTAP_TEST(stats_last_ip_unprivileged, 30)
 	fd_priv = dev_open(0, 0);
 	KTAP_EXPECT(fd_priv >= 0, "open: %s", strerror(errno));
 	KTAP_EXPECT(irqdev_fire(fd_priv, 10, 0, NULL) == 0, "fire: %s", strerror(errno));
-	KTAP_EXPECT(drop_cap_syslog() == 0, "capset: %s", strerror(errno));
+	KTAP_EXPECT(drop_capability(CAP_SYSLOG) == 0, "capset: %s", strerror(errno));
 	fd = dev_open(0, 0);
 	KTAP_EXPECT(fd >= 0, "open without CAP_SYSLOG: %s", strerror(errno));
 	KTAP_EXPECT(get_stats(fd, &s) == 0, "stats: %s", strerror(errno));

@@ -1,18 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * irqdev_test.h - what the demo_irqdev tests share: opening
- * /dev/demo_irqdev<n>, its statistics, firing interrupts, and finding,
- * unbinding and binding the PCI devices behind it through sysfs.
+ * /dev/demo_irqdev<n>, its statistics, firing interrupts, dropping a
+ * capability, and finding, unbinding and binding the PCI devices behind it
+ * through sysfs.
  */
 #ifndef IRQAIO_IRQDEV_TEST_H
 #define IRQAIO_IRQDEV_TEST_H
 
 #include <fcntl.h>
 #include <glob.h>
+#include <linux/capability.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include <irqaio/demo_irqdev.h>
 
@@ -51,6 +55,21 @@ static inline int irqdev_fire(int fd, unsigned int count, unsigned int flags, un
 	if (done)
 		*done = f.done;
 	return ret;
+}
+
+/* Drop capability @cap from every set of this process (uid stays 0). */
+static inline int drop_capability(int cap)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct d[2];
+	uint32_t bit = 1U << (cap % 32);
+
+	if (syscall(SYS_capget, &h, d))
+		return -1;
+	d[cap / 32].effective &= ~bit;
+	d[cap / 32].permitted &= ~bit;
+	d[cap / 32].inheritable &= ~bit;
+	return syscall(SYS_capset, &h, d) ? -1 : 0;
 }
 
 /* Write @s to a sysfs file in one write(2). */
