@@ -4,6 +4,7 @@
 
   matrix.py names [--all]     kernels make check runs, in order (--all: every row)
   matrix.py default           the kernel a command means when none is named
+  matrix.py coverage          the kernel whose boot measures coverage
   matrix.py get NAME KEY      one value (a list prints one item a line)
   matrix.py facts NAME        the guest's expectations, key=value lines
   matrix.py distinct NAME...  one kernel per distinct set of API facts (the
@@ -35,8 +36,8 @@ REQUIRED = {
 }
 COMMON = ("check", "proves", "from")
 OPTIONAL = ("target", "series", "make_args", "append", "expect", "kcfi_control", "default",
-            "packages")
-BOOLS = ("check", "kcfi_control", "default", "packages")
+            "packages", "coverage")
+BOOLS = ("check", "kcfi_control", "default", "packages", "coverage")
 # A source row may name the suites its source package comes from (private
 # apt state, like a Debian row); without them the machine's apt installs it.
 SOURCE_OPTIONAL = ("suites", "security")
@@ -115,6 +116,11 @@ def validate(table):
     if len(defaults) != 1 or not table[defaults[0]].get("check"):
         problems.append("qemu/matrix.toml: exactly one row that make check runs must say "
                         f"default = true (found: {' '.join(defaults) or 'none'})")
+    covered = [n for n, r in table.items() if r.get("coverage") is True]
+    if len(covered) != 1 or table[covered[0]].get("from") != "source" \
+            or not table[covered[0]].get("check"):
+        problems.append("qemu/matrix.toml: exactly one source row that make check runs must "
+                        f"say coverage = true (found: {' '.join(covered) or 'none'})")
     return problems
 
 
@@ -145,6 +151,10 @@ def names(all_rows=False):
 
 def default():
     return next(n for n, r in rows().items() if r.get("default") is True)
+
+
+def coverage():
+    return next(n for n, r in rows().items() if r.get("coverage") is True)
 
 
 def facts(name):
@@ -203,6 +213,8 @@ def main(argv):
             print(" ".join(names(all_rows="--all" in args)))
         elif cmd == "default":
             print(default())
+        elif cmd == "coverage":
+            print(coverage())
         elif cmd == "get" and len(args) == 2:
             v = _value(*args)
             if isinstance(v, list):
