@@ -31,6 +31,7 @@
 
 #include <irqaio/demo_irqdev.h>
 #include "irqdev_test.h"
+#include "module_test.h"
 #include <ktap.h>
 
 #define MODULE_PATH	"/modules/demo_irqdev.ko"
@@ -194,21 +195,19 @@ KTAP_TEST(two_devices, 60)
 	return KTAP_PASS;
 }
 
-static int sh(const char *cmd)
-{
-	int st = system(cmd);
-
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
+/* Unload demo_irqdev and load it again with @params; 0, or -1 (said). */
 static int reload(const char *params)
 {
-	char cmd[256];
+	int r = module_unload(DEMO_IRQDEV_NAME);
 
-	if (sh("rmmod demo_irqdev") != 0)
+	if (r) {
+		ktap_diag("unload " DEMO_IRQDEV_NAME ": %s", strerror(-r));
 		return -1;
-	snprintf(cmd, sizeof(cmd), "insmod " MODULE_PATH " %s", params);
-	return sh(cmd);
+	}
+	r = module_load(DEMO_IRQDEV_NAME, params);
+	if (r)
+		ktap_diag("load " DEMO_IRQDEV_NAME " %s: %s", params, strerror(-r));
+	return r ? -1 : 0;
 }
 
 /*
@@ -580,23 +579,24 @@ KTAP_TEST(unbind_while_firing, 60)
 
 KTAP_TEST(rmmod_while_firing, 60)
 {
-	int st, fd = -1, firing;
+	int st, r, fd = -1, firing;
 	unsigned int irq;
 	pid_t pid = start_firing(&fd, &irq);
 
 	KTAP_EXPECT(pid > 0, "fork/open: %s", strerror(errno));
 	firing = wait_firing(pid, irq);
-	/* An open file pins the module: rmmod must refuse, and nothing may break. */
-	if (sh("rmmod demo_irqdev 2>/dev/null") == 0) {
-		ktap_diag("rmmod succeeded with the device open");
+	/* An open file pins the module: unloading is refused, and nothing may break. */
+	r = module_unload(DEMO_IRQDEV_NAME);
+	if (r != -EWOULDBLOCK) {
+		ktap_diag("unloading with the device open: %s, want %s",
+			  r ? strerror(-r) : "it unloaded", strerror(EWOULDBLOCK));
 		firing = -1;
 	}
 	kill(pid, SIGKILL);
 	waitpid(pid, &st, 0);
 	close(fd);
 	KTAP_EXPECT(firing == 0, "rmmod while firing");
-	KTAP_EXPECT(sh("rmmod demo_irqdev") == 0, "rmmod after the last close");
-	KTAP_EXPECT(sh("insmod " MODULE_PATH) == 0, "insmod again");
+	KTAP_EXPECT(reload("") == 0, "unload after the last close, load again");
 	return fire_exact(10);
 }
 
