@@ -120,13 +120,18 @@ static char *ktap_last_diag = ktap_last_diag_own;
 
 static inline void __attribute__((format(printf, 1, 2))) ktap_diag(const char *fmt, ...)
 {
-	va_list ap;
+	va_list ap, keep;
 
+	/* The whole line to stdout; only the copy kept for a result line is cut. */
 	va_start(ap, fmt);
-	vsnprintf(ktap_last_diag, KTAP_LAST_DIAG_LEN, fmt, ap);
-	va_end(ap);
-	printf("# %s\n", ktap_last_diag);
+	va_copy(keep, ap);
+	fputs("# ", stdout);
+	vprintf(fmt, ap);
+	putchar('\n');
 	fflush(stdout);
+	vsnprintf(ktap_last_diag, KTAP_LAST_DIAG_LEN, fmt, keep);
+	va_end(keep);
+	va_end(ap);
 }
 
 /*
