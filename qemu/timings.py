@@ -5,17 +5,49 @@
 Reads build/timings.json (qemu/jobs.py writes it at the end of every make
 check) and prints the Markdown that bench/report.py copies into
 BENCHMARKS.md: the run's wall time, CPU time and how many of the cores it
-kept busy, then every job with its start, length, CPU time and whether the
-cache had what it needed. "make harness-timings" writes the file.
+kept busy; where the CPU went, by kind of job (a job's name without its
+kernel: "boot", "legacy suite", ...), against the least wall time that CPU
+allows on these cores; then every job with its start, length, CPU time and
+whether the cache had what it needed. "make harness-timings" writes the
+file.
 """
 
 import json
 import os
 import sys
 
+import matrix
+
 
 def fmt(v, unit=""):
     return "-" if v is None else f"{v:.0f}{unit}"
+
+
+def kind(job, kernels):
+    """A job's name without the kernel it is for: what it does."""
+    words = job.split()
+    return " ".join(words[:-1]) if len(words) > 1 and words[-1] in kernels else job
+
+
+def by_kind(jobs, cpu, cores):
+    """Rows of CPU seconds per kind of job, the largest first."""
+    kernels = set(matrix.names(all_rows=True))
+    kinds = {}
+    for j in jobs:
+        k = kinds.setdefault(kind(j["job"], kernels), [0, 0.0])
+        k[0] += 1
+        k[1] += j.get("cpu_seconds") or 0.0
+    out = [
+        "",
+        f"Where the CPU went: {cpu:.0f} s on {cores} cores is at least {cpu / cores:.0f} s of wall "
+        "time, however the jobs are ordered.",
+        "",
+        "| kind of job | jobs | CPU s | share |",
+        "|---|---:|---:|---:|",
+    ]
+    for name, (n, sec) in sorted(kinds.items(), key=lambda kv: -kv[1][1]):
+        out.append(f"| {name} | {n} | {sec:.0f} | {100 * sec / cpu:.0f} % |")
+    return out
 
 
 def render(data, host):
@@ -37,6 +69,10 @@ def render(data, host):
         f"{fmt(cpu)} s of CPU, {busy} of {data['cores']} cores busy on average; "
         + (f"cache misses: {', '.join(cold)}." if cold else
            f"every cached input was there ({len(hits)} jobs could have missed)."),
+    ]
+    if cpu:
+        out += by_kind(jobs, cpu, data["cores"])
+    out += [
         "",
         "| job | state | start (s) | seconds | CPU s | cache |",
         "|---|---|---:|---:|---:|---|",

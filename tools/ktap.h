@@ -304,10 +304,16 @@ static inline void ktap_share_last_diag(void)
 		ktap_last_diag = p;
 }
 
-/* Run test T; what it returned. In the guest: in a child of its own. */
+/*
+ * Run test T; what it returned. In the guest: in a child of its own. Its
+ * time on the guest's clock goes in a comment before its result, as the
+ * guest's /init writes each program's, so that a console shows where a
+ * suite spends its time.
+ */
 static inline int ktap_run_one(const struct ktap_test *t)
 {
-	int status;
+	double t0 = ktap_now();
+	int status, r;
 	pid_t pid;
 
 	fflush(stdout);
@@ -318,7 +324,9 @@ static inline int ktap_run_one(const struct ktap_test *t)
 		alarm(ktap_timeout(t));
 		_exit(t->fn());
 	}
-	if (waitpid(pid, &status, 0) < 0)
+	r = waitpid(pid, &status, 0);
+	printf("# %s: %.1f s\n", t->name, ktap_now() - t0);
+	if (r < 0)
 		return KTAP_FAIL;
 	if (WIFSIGNALED(status)) {
 		ktap_diag("%s: killed by signal %d%s", t->name, WTERMSIG(status),
