@@ -19,7 +19,10 @@ in the previous run (BUILD/timings.json, or in a new checkout the machine's
 last run, $IRQAIO_CACHE/timings.json) weighs what it used then, CPU
 seconds per second but at least half a core (a TCG guest waiting on a
 device timer uses less than a core), and its chain is measured with its
-seconds then.
+seconds then. A run beside which other processes used more than a
+quarter of a core on average gave its jobs less than they wanted: its CPU
+weighs nothing next time (the table's weights stand), and the machine's
+history keeps the last quiet run.
 
 Each job gets its own log (BUILD/logs/NAME.log, stdout and stderr) and says
 what it proved through three files named in its environment:
@@ -32,7 +35,8 @@ JOB_LOG names the job's own log. A job that exits nonzero without a FAIL row
 gets one. At the end: the table
 in TABLE's order, the skips, the ten longest jobs, what each failed row's
 log says, "make check: N s" and "N passed, N failed, N skipped";
-BUILD/timings.json holds every job's start, end, seconds and cache hit.
+BUILD/timings.json holds every job's start, end, seconds, CPU seconds and
+cache hit, and the CPU seconds other processes on the host used meanwhile.
 The exit status is 0 only if no row failed and every job ran. SIGINT or
 SIGTERM stops every job's whole process group (QEMU included).
 """
@@ -129,13 +133,39 @@ def set_priorities(jobs, previous):
         j.priority = chain(j.name)
 
 
+# A run beside which other processes used more than this many cores on
+# average: its jobs got less CPU than they wanted, so their CPU per second
+# understates their weight.
+LOADED_CORES = 0.25
+
+
+def was_loaded(data):
+    """Whether other processes on the host took CPU from the run DATA (timings.json)."""
+    other, wall = data.get("other_cpu_seconds"), data.get("seconds")
+    return bool(other and wall and other > LOADED_CORES * wall)
+
+
 def previous_seconds(path):
+    """Each job of the run at PATH that passed: (seconds, CPU seconds); no CPU if it ran loaded."""
     try:
         with open(path, encoding="utf-8") as f:
-            return {t["job"]: (t["seconds"], t.get("cpu_seconds"))
-                    for t in json.load(f)["jobs"] if t.get("seconds") and t.get("state") == "ok"}
-    except (OSError, ValueError, KeyError, TypeError):
+            data = json.load(f)
+        loaded = was_loaded(data)
+        return {t["job"]: (t["seconds"], None if loaded else t.get("cpu_seconds"))
+                for t in data["jobs"] if t.get("seconds") and t.get("state") == "ok"}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return {}
+
+
+def host_cpu_seconds():
+    """CPU seconds every process on this host has used since boot (/proc/stat), or None."""
+    try:
+        with open("/proc/stat", encoding="ascii") as f:
+            v = [int(x) for x in f.readline().split()[1:9]]
+    except (OSError, ValueError):
+        return None
+    # user nice system idle iowait irq softirq steal: all but idle and iowait
+    return (sum(v) - v[3] - v[4]) / os.sysconf("SC_CLK_TCK")
 
 
 class Scheduler:
@@ -147,6 +177,8 @@ class Scheduler:
         self.out = out
         self.tty = out.isatty()
         self.t0 = time.time()
+        self.host0 = host_cpu_seconds()
+        self.own0 = cpu_seconds()
         for d in ("logs", "rows", "meta"):
             os.makedirs(os.path.join(build, d), exist_ok=True)
 
@@ -297,9 +329,13 @@ class Scheduler:
                 "seconds": round(j.end - j.start, 1) if j.start and j.end else None,
                 "weight": j.weight, "cpu_seconds": j.cpu, "cache_hit": self.meta(j),
             })
+        own = cpu_seconds() - self.own0
+        host = host_cpu_seconds()
+        other = None if host is None or self.host0 is None else max(0.0, host - self.host0 - own)
         data = {"started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(self.t0)),
                 "seconds": round(time.time() - self.t0, 1), "cores": self.cores,
-                "cpu_seconds": round(cpu_seconds(), 1), "jobs": entries}
+                "cpu_seconds": round(own, 1),
+                "other_cpu_seconds": None if other is None else round(other, 1), "jobs": entries}
         tmp = os.path.join(self.build, "timings.json.tmp")
         with open(tmp, "w", encoding="utf-8") as f:
             json.dump(data, f, indent=1)
@@ -437,8 +473,15 @@ def run(table, build):
     signal.signal(signal.SIGTERM, on_signal)
     sched.run()
     sched.write_timings()
-    if os.path.isdir(os.path.dirname(history)) and history != os.path.join(build, "timings.json"):
-        shutil.copyfile(os.path.join(build, "timings.json"), history)
+    # The machine's history keeps the last run that had the host to itself.
+    done = os.path.join(build, "timings.json")
+    if os.path.isdir(os.path.dirname(history)) and history != done:
+        with open(done, encoding="utf-8") as f:
+            loaded = was_loaded(json.load(f))
+        if loaded:
+            sched.say(f"other processes took CPU from this run: {history} keeps the last quiet one")
+        else:
+            shutil.copyfile(done, history)
     return sched.report()
 
 
@@ -510,6 +553,19 @@ def self_test():
         use_measurements(jobs, {"guest": (100.0, 55.0), "build": (0.5, 0.1), "new": (100.0, 20.0)}, 2)
         check("weights_from_the_last_run", [j.weight for j in jobs] == [0.55, 0.25, 0.5],
               str([j.weight for j in jobs]))
+        # A run that shared the host: its lengths still order the chains,
+        # its CPU does not weigh the jobs (the table's weights stand).
+        for other, want in ((10.0, 55.0), (60.0, None)):
+            with open(os.path.join(d, "prev.json"), "w", encoding="utf-8") as f:
+                json.dump({"seconds": 200.0, "other_cpu_seconds": other, "jobs": [
+                    {"job": "guest", "state": "ok", "seconds": 100.0, "cpu_seconds": 55.0}]}, f)
+            got = previous_seconds(os.path.join(d, "prev.json"))
+            check(f"cpu_of_a_run_{'loaded' if want is None else 'quiet'}_"
+                  f"{'ignored' if want is None else 'used'}",
+                  got == {"guest": (100.0, want)}, str(got))
+        with open(os.path.join(d, "timings.json"), encoding="utf-8") as f:
+            other = json.load(f).get("other_cpu_seconds")
+        check("timings_json_says_what_others_used", other is not None and other >= 0, str(other))
         # However light, no more than one job beyond the cores at once.
         with open(table, "w", encoding="utf-8") as f:
             for n in range(5):

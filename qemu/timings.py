@@ -16,6 +16,7 @@ import json
 import os
 import sys
 
+import jobs as jobs_py
 import matrix
 
 
@@ -70,6 +71,11 @@ def render(data, host):
         + (f"cache misses: {', '.join(cold)}." if cold else
            f"every cached input was there ({len(hits)} jobs could have missed)."),
     ]
+    other = data.get("other_cpu_seconds")
+    if other is not None:
+        out += ["", f"Other processes on the host used {other:.0f} s of CPU meanwhile"
+                + (": the figures below are those of a loaded host." if jobs_py.was_loaded(data)
+                   else ".")]
     if cpu:
         out += by_kind(jobs, cpu, data["cores"])
     out += [
