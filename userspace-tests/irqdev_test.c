@@ -458,9 +458,9 @@ KTAP_TEST(intx_unclaimed_reported, 120)
  * Rounds of unbinding and binding every device. Each bind and unbind
  * costs some 150 ms of a TCG guest's CPU, nearly all of it the ACPI
  * interpreter running the PCI routing table (_PRT) for
- * pci_enable_device() and pci_disable_device(); a leak of anything a
- * round allocates shows in its second round (the device numbers below),
- * or at unload (kmemleak, where the kernel has it).
+ * pci_enable_device() and pci_disable_device(). A device number not
+ * given back shows after the first round (numbers_reused()), memory a
+ * round leaks at unload (kmemleak, where the kernel has it).
  */
 #define REBIND_ROUNDS	10
 
