@@ -39,6 +39,13 @@ import sys
 # timestamp, so test output that happens to say "BUG" is never taken for one.
 KMSG = re.compile(r"^(?:<\d+>)?\[\s*\d+\.\d+\]\s?(?:\[\s*[TC]\d+\]\s?)?(.*)$")
 
+# A kernel log line that began while the guest was halfway through a line
+# of its own: the serial console carries both, and printk does not wait
+# for the guest's newline. What the guest had written comes first, the
+# rest of its line is the next console line (empty if the kernel came just
+# before the guest's newline).
+KMSG_CUT = re.compile(r"^(.+?)((?:<\d+>)?\[\s*\d+\.\d+\]\s.*)$")
+
 VERSION = re.compile(r"^K?TAP version (\d+)\s*$")
 PLAN = re.compile(r"^1\.\.(\d+)\s*(?:#\s*(.*))?$")
 RESULT = re.compile(r"^(not ok|ok)\s+(\d+)(?:\s+-)?(?:\s+([^#]*?))?\s*(?:#\s*(.*))?$")
@@ -291,6 +298,7 @@ def console_ktap(lines):
     the kernel's own log lines (printk timestamps) taken out."""
     start = None
     out = []
+    cut = None      # out's index of a guest line a kernel line cut in two
     for n, raw in enumerate(lines, 1):
         line = raw.rstrip("\r\n")
         if start is None:
@@ -298,11 +306,24 @@ def console_ktap(lines):
                 start = n
                 out.append(line)
             continue
+        # A kernel line is blanked, not dropped: line numbers stay the
+        # console's. The rest of a cut guest line joins its start.
+        if cut is not None:
+            out.append("")
+            if KMSG.match(line):
+                continue        # another kernel line before the rest
+            m = KMSG_CUT.match(line)
+            out[cut] += m.group(1) if m else line
+            cut = cut if m else None
+            continue
         if line.startswith(CONSOLE_END):
             break
-        # A kernel line is blanked, not dropped: line numbers stay the
-        # console's.
-        out.append("" if KMSG.match(line) else line)
+        if KMSG.match(line):
+            out.append("")
+            continue
+        m = KMSG_CUT.match(line)
+        out.append(m.group(1) if m else line)
+        cut = len(out) - 1 if m else None
     return (start or 1), out
 
 
@@ -440,7 +461,8 @@ def selftest():
     tests = SELFTESTS + [("expected_failure_listed_passes", True, None),
                          ("not_ok_with_exit_0_tool_refused", False, None),
                          ("exit_1_without_not_ok_tool_refused", False, None),
-                         ("skip_reason_carried", True, None)]
+                         ("skip_reason_carried", True, None),
+                         ("console_guest_line_cut_by_kernel", True, None)]
     print("KTAP version 1")
     print(f"1..{len(tests)}")
     print("# qemu/ktap.py on purpose-made output")
@@ -459,6 +481,16 @@ def selftest():
                 + "ok 1 fio # SKIP\nok 2 x # SKIP no device\n"
             rep = parse(text.splitlines(), name)
             got = rep.ok() and rep.skips() == [("fio", "no fio"), ("x", "no device")]
+        elif name == "console_guest_line_cut_by_kernel":
+            # Kernel lines that began halfway through the guest's lines:
+            # the rests join their starts, the kernel's own are not KTAP.
+            text = ("boot\nKTAP version 1\n1..2\n    KTAP version 1\n    1..2\n"
+                    "    # path: [   14.892404] hrtimer: interrupt took 13689850 ns\n"
+                    "[   14.9] another\nthe requests\n    ok 1 a\n    ok[   15.1] x\n"
+                    " 2 b[   15.2] y\n\nok 1 prog\n[   16.0] z\nok 2 other\nIRQAIO-RESULT\n")
+            first, lines = console_ktap(text.splitlines())
+            rep = parse(lines, name, first_lineno=first)
+            got = rep.ok() and rep.passed == 3 and "    # path: the requests" in lines
         else:
             text = "KTAP version 1\n1..1\n" + \
                 ("not ok 1 a\n" if "exit_0" in name else "ok 1 a\n")
