@@ -292,13 +292,26 @@ def parse(lines, source="<ktap>", xfail=(), first_lineno=1, stream=False):
     return report
 
 
+def _rest_of_cut(start, line):
+    """Whether console LINE is the rest of a guest line whose START a kernel
+    line cut off: after indentation alone, a line at column 0; after text,
+    anything but a line of its own (KTAP, a comment), as when a guest quotes
+    a kernel line in a diagnostic and goes on."""
+    if not start.strip():
+        return bool(line) and not line[0].isspace()
+    text = line.lstrip()
+    return not (VERSION.match(text) or PLAN.match(text) or RESULT.match(text)
+                or text.startswith("#") or line.startswith(CONSOLE_END))
+
+
 def console_ktap(lines):
     """(first line number, KTAP lines) of the guest suite in a console log:
     from the first top-level version line to the guest's end marker, with
     the kernel's own log lines (printk timestamps) taken out."""
     start = None
     out = []
-    cut = None      # out's index of a guest line a kernel line cut in two
+    cut = None      # out's index of a guest line a kernel line may have cut
+    whole = ""      # that console line as it was
     for n, raw in enumerate(lines, 1):
         line = raw.rstrip("\r\n")
         if start is None:
@@ -309,13 +322,21 @@ def console_ktap(lines):
         # A kernel line is blanked, not dropped: line numbers stay the
         # console's. The rest of a cut guest line joins its start.
         if cut is not None:
-            out.append("")
             if KMSG.match(line):
+                out.append("")
                 continue        # another kernel line before the rest
-            m = KMSG_CUT.match(line)
-            out[cut] += m.group(1) if m else line
-            cut = cut if m else None
-            continue
+            if _rest_of_cut(out[cut], line):
+                out.append("")
+                m = KMSG_CUT.match(line)
+                out[cut] += m.group(1) if m else line
+                if m:
+                    whole = line
+                else:
+                    cut = None
+                continue
+            # Not the rest of it: a guest line that quotes a kernel line.
+            out[cut] = out[cut][:len(out[cut]) - len(KMSG_CUT.match(whole).group(1))] + whole
+            cut = None
         if line.startswith(CONSOLE_END):
             break
         if KMSG.match(line):
@@ -323,7 +344,7 @@ def console_ktap(lines):
             continue
         m = KMSG_CUT.match(line)
         out.append(m.group(1) if m else line)
-        cut = len(out) - 1 if m else None
+        cut, whole = (len(out) - 1, line) if m else (None, "")
     return (start or 1), out
 
 
@@ -487,10 +508,13 @@ def selftest():
             text = ("boot\nKTAP version 1\n1..2\n    KTAP version 1\n    1..2\n"
                     "    # path: [   14.892404] hrtimer: interrupt took 13689850 ns\n"
                     "[   14.9] another\nthe requests\n    ok 1 a\n    ok[   15.1] x\n"
-                    " 2 b[   15.2] y\n\nok 1 prog\n[   16.0] z\nok 2 other\nIRQAIO-RESULT\n")
+                    " 2 b[   15.2] y\n\nok 1 prog\n[   16.0] z\n    KTAP version 1\n    1..1\n"
+                    "    # kernel: [  119.05] CFI failure at f\n    ok 1 quoted\nok 2 other\n"
+                    "IRQAIO-RESULT\n")
             first, lines = console_ktap(text.splitlines())
             rep = parse(lines, name, first_lineno=first)
-            got = rep.ok() and rep.passed == 3 and "    # path: the requests" in lines
+            got = (rep.ok() and rep.passed == 3 and "    # path: the requests" in lines and
+                   "    # kernel: [  119.05] CFI failure at f" in lines)
         else:
             text = "KTAP version 1\n1..1\n" + \
                 ("not ok 1 a\n" if "exit_0" in name else "ok 1 a\n")
