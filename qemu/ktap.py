@@ -297,11 +297,13 @@ def _rest_of_cut(start, line):
     line cut off: after indentation alone, a line at column 0; after text,
     anything but a line of its own (KTAP, a comment), as when a guest quotes
     a kernel line in a diagnostic and goes on."""
+    if line.startswith(CONSOLE_END):
+        return False
     if not start.strip():
         return bool(line) and not line[0].isspace()
     text = line.lstrip()
     return not (VERSION.match(text) or PLAN.match(text) or RESULT.match(text)
-                or text.startswith("#") or line.startswith(CONSOLE_END))
+                or text.startswith("#"))
 
 
 def console_ktap(lines):
