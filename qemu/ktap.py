@@ -336,8 +336,12 @@ def console_ktap(lines):
                 else:
                     cut = None
                 continue
-            # Not the rest of it: a guest line that quotes a kernel line.
-            out[cut] = out[cut][:len(out[cut]) - len(KMSG_CUT.match(whole).group(1))] + whole
+            # Not the rest of it: a guest line that quotes a kernel line,
+            # or, after indentation alone, a kernel line of its own.
+            if out[cut].strip():
+                out[cut] = out[cut][:len(out[cut]) - len(KMSG_CUT.match(whole).group(1))] + whole
+            else:
+                out[cut] = ""
             cut = None
         if line.startswith(CONSOLE_END):
             break
@@ -512,7 +516,7 @@ def selftest():
                     "[   14.9] another\nthe requests\n    ok 1 a\n    ok[   15.1] x\n"
                     " 2 b[   15.2] y\n\nok 1 prog\n[   16.0] z\n    KTAP version 1\n    1..1\n"
                     "    # kernel: [  119.05] CFI failure at f\n    ok 1 quoted\nok 2 other\n"
-                    "IRQAIO-RESULT\n")
+                    "  [   17.0] w\nIRQAIO-RESULT\n[   18.0] dump\nIRQAIO-TAINT: 0\n")
             first, lines = console_ktap(text.splitlines())
             rep = parse(lines, name, first_lineno=first)
             got = (rep.ok() and rep.passed == 3 and "    # path: the requests" in lines and
