@@ -344,8 +344,6 @@ make_initramfs_in() {
 	# The probe results the modules were built with: kernel_facts checks
 	# the matrix's facts against them.
 	[ -f "$out/irqaio_features.h" ] && extras+=("$out/irqaio_features.h:/etc/irqaio/features.h")
-	# The guest's test scripts print KTAP through the shell tools' emitter.
-	extras+=("$IRQAIO_TOP/qemu/ktap.sh:/lib/irqaio/ktap.sh")
 	"$IRQAIO_TOP/qemu/mkinitramfs" "$out/initramfs.cpio.gz" \
 		"$out/modules:/modules" "$BUILD/tests:/tests" "${extras[@]}" "$@"
 }
