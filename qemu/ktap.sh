@@ -18,6 +18,8 @@
 #                                        with the last 15 lines of each LOG as
 #                                        diagnostics
 #   ktap_skip NAME REASON                "ok N NAME # SKIP REASON"
+#   ktap_skip_all REASON                 a document of no tests, "1..0 # SKIP
+#                                        REASON"; then exit 4, the guest's skip
 #   ktap_diag TEXT                       a "# TEXT" line where it happens
 #   ktap_nested OK NAME FILE             the KTAP document in FILE, indented as
 #                                        NAME's subtests, then NAME's result
@@ -68,6 +70,11 @@ ktap_result() {
 ktap_skip() {
 	KTAP_N=$((KTAP_N + 1)) KTAP_SKIPPED=$((KTAP_SKIPPED + 1))
 	printf 'ok %d %s # SKIP %s\n' "$KTAP_N" "$1" "$2" | _ktap_put
+}
+
+ktap_skip_all() {
+	echo "KTAP version 1"
+	echo "1..0 # SKIP $1"
 }
 
 ktap_nested() {

@@ -107,8 +107,7 @@ fi
 # fio keeps its job state in SysV shared memory (shmget): a kernel built
 # without CONFIG_SYSVIPC cannot run it: the whole document is a skip.
 if [ ! -d /proc/sysvipc ]; then
-	echo "KTAP version 1"
-	echo "1..0 # SKIP this kernel has no SysV IPC (CONFIG_SYSVIPC), fio needs shmget"
+	ktap_skip_all "this kernel has no SysV IPC (CONFIG_SYSVIPC), fio needs shmget"
 	exit 4
 fi
 if [ ! -c "$DEV" ]; then
