@@ -50,6 +50,8 @@ import subprocess
 import sys
 import time
 
+from ktap import emit
+
 ROW_FORMAT = "%-24s %-6s %5s %5s %5s  %s"
 TAIL_LINES = 25
 
@@ -585,13 +587,7 @@ def self_test():
         sched.stop()
         time.sleep(0.2)
         check("stop_kills_the_process_group", not live_in_group(pgid))
-    print("KTAP version 1")
-    print(f"1..{len(results)}")
-    for n, (ok, name, why) in enumerate(results, 1):
-        print(f"{'ok' if ok else 'not ok'} {n} {name}")
-        if not ok and why:
-            print(f"# {why}")
-    return 0 if all(ok for ok, _, _ in results) else 1
+    return emit([(ok, name, [why] if why and not ok else []) for ok, name, why in results])
 
 
 def main(argv):

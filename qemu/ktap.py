@@ -484,17 +484,31 @@ SELFTESTS = [
 ]
 
 
+def emit(results, comment=None):
+    """The Python tools' KTAP emitter: (ok, name, diagnostics) results as one
+    document, the plan counted; each diagnostic a "#" line under its result.
+    Returns the exit status: 1 if any failed."""
+    print("KTAP version 1")
+    print(f"1..{len(results)}")
+    if comment:
+        print(f"# {comment}")
+    for n, (ok, name, diags) in enumerate(results, 1):
+        print(f"{'ok' if ok else 'not ok'} {n} {name}")
+        for d in diags:
+            print(f"# {d}")
+    failed = sum(not ok for ok, _, _ in results)
+    print(f"# {len(results) - failed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
 def selftest():
     tests = SELFTESTS + [("expected_failure_listed_passes", True, None),
                          ("not_ok_with_exit_0_tool_refused", False, None),
                          ("exit_1_without_not_ok_tool_refused", False, None),
                          ("skip_reason_carried", True, None),
                          ("console_guest_line_cut_by_kernel", True, None)]
-    print("KTAP version 1")
-    print(f"1..{len(tests)}")
-    print("# qemu/ktap.py on purpose-made output")
-    failed = 0
-    for n, (name, want_ok, text) in enumerate(tests, 1):
+    results = []
+    for name, want_ok, text in tests:
         if text is not None:
             rep = parse(text.splitlines(), name, stream=name.startswith("stream_"))
             got = rep.ok()
@@ -527,15 +541,8 @@ def selftest():
             rep = judge_status(parse(text.splitlines(), name),
                                0 if "exit_0" in name else 1)
             got = rep.ok()
-        if got == want_ok:
-            print(f"ok {n} {name}")
-        else:
-            failed += 1
-            print(f"not ok {n} {name}")
-        for p in rep.problems():
-            print(f"# {p}")
-    print(f"# ktap.py selftest: {len(tests) - failed} pass, {failed} fail")
-    return 1 if failed else 0
+        results.append((got == want_ok, name, rep.problems()))
+    return emit(results, "qemu/ktap.py on purpose-made output")
 
 
 def main():
