@@ -85,19 +85,30 @@ static int expect_spliced_in(struct ct_target *t, loff_t off, const unsigned cha
 	return KTAP_PASS;
 }
 
+/* splice(2), and on the device what paths it took (*@d). */
+static ssize_t splice_counted(struct ct_target *t, int in, loff_t *in_off, int out,
+			      loff_t *out_off, size_t len, struct demo_chardev_stats *d)
+{
+	struct demo_chardev_stats b;
+	ssize_t n;
+
+	ct_paths_begin(&b);
+	n = splice(in, in_off, out, out_off, len, 0);
+	if (t->dev)
+		ct_paths_end(in == t->fd ? "splice device -> pipe" : "splice pipe -> device", &b, d);
+	return n;
+}
+
 static int splice_to_pipe_on(struct ct_target *t)
 {
 	unsigned char want[6000];
-	struct demo_chardev_stats b, d;
+	struct demo_chardev_stats d;
 	loff_t off = 50000;
 	int p[2];
 	ssize_t n;
 
 	KTAP_EXPECT(put_and_pipe(t, off, want, sizeof(want), 21, p) == 0, "setup");
-	ct_paths_begin(&b);
-	n = splice(t->fd, &off, p[1], NULL, sizeof(want), 0);
-	if (t->dev)
-		ct_paths_end("splice device -> pipe", &b, &d);
+	n = splice_counted(t, t->fd, &off, p[1], NULL, sizeof(want), &d);
 	KTAP_EXPECT(n == (ssize_t)sizeof(want), "%s: splice to a pipe: %zd %s", t->name, n, strerror(errno));
 	KTAP_EXPECT(off == 56000, "%s: offset after splice %lld", t->name, (long long)off);
 	KTAP_EXPECT(pipe_holds(p[0], want, sizeof(want)), "%s: data spliced to the pipe differs",
@@ -111,17 +122,14 @@ KTAP_TEST(splice_to_pipe, 30) { return ct_both(splice_to_pipe_on); }
 static int splice_from_pipe_on(struct ct_target *t)
 {
 	unsigned char src[7001];
-	struct demo_chardev_stats b, d;
+	struct demo_chardev_stats d;
 	loff_t off = 60000;
 	int p[2];
 	ssize_t n;
 
 	ct_fill(src, sizeof(src), 22);
 	KTAP_EXPECT(pipe(p) == 0 && write(p[1], src, sizeof(src)) == (ssize_t)sizeof(src), "setup");
-	ct_paths_begin(&b);
-	n = splice(p[0], NULL, t->fd, &off, sizeof(src), 0);
-	if (t->dev)
-		ct_paths_end("splice pipe -> device", &b, &d);
+	n = splice_counted(t, p[0], NULL, t->fd, &off, sizeof(src), &d);
 	KTAP_EXPECT(n == (ssize_t)sizeof(src), "%s: splice from a pipe: %zd %s", t->name, n, strerror(errno));
 	KTAP_EXPECT(off == 60000 + (loff_t)sizeof(src), "%s: offset %lld", t->name, (long long)off);
 	close_pipe(p);
