@@ -426,28 +426,31 @@ CT_PATH_TEST(aio_o_nonblock, 30)
 	return KTAP_PASS;
 }
 
-/* A read(2) of @len bytes at 0 into @buf, in a thread of its own. */
-struct held_read {
+/* A pread(2) (or pwrite(2): @write) of @len bytes at 0, in a thread of its own. */
+struct held_rw {
 	int fd;
+	int write;
 	void *buf;
 	size_t len;
 	ssize_t n;
 };
 
-static void *held_read_fn(void *arg)
+static void *held_rw_fn(void *arg)
 {
-	struct held_read *h = arg;
+	struct held_rw *h = arg;
 
-	h->n = pread(h->fd, h->buf, h->len, 0);
+	h->n = h->write ? pwrite(h->fd, h->buf, h->len, 0) : pread(h->fd, h->buf, h->len, 0);
 	return NULL;
 }
 
 /*
- * A blocking write in another process, waiting for the lock @fd's device
- * holds, dies with SIGKILL: the wait is killable. 0 when it died so.
+ * A blocking write (@write) or read in another process, waiting for the
+ * lock @fd's device holds, dies with SIGKILL: the wait is killable. 0 when
+ * it died so.
  */
-static int kill_lock_waiter(int fd)
+static int kill_lock_waiter(int fd, int write)
 {
+	const char *what = write ? "writer" : "reader";
 	int status = 0;
 	pid_t pid;
 
@@ -455,17 +458,17 @@ static int kill_lock_waiter(int fd)
 	if (pid == 0) {
 		unsigned char c = 0;
 
-		_exit(pwrite(fd, &c, 1, 0) == 1 ? 0 : 1);
+		_exit((write ? pwrite(fd, &c, 1, 0) : pread(fd, &c, 1, 0)) == 1 ? 0 : 1);
 	}
 	if (pid < 0)
 		return -1;
-	if (ktap_wait_syscall(pid, SYS_pwrite64))
-		ktap_diag("the writer never slept in pwrite64()");
+	if (ktap_wait_syscall(pid, write ? SYS_pwrite64 : SYS_pread64))
+		ktap_diag("the %s never slept in its system call", what);
 	kill(pid, SIGKILL);
 	if (waitpid(pid, &status, 0) != pid)
 		return -1;
 	if (!WIFSIGNALED(status) || WTERMSIG(status) != SIGKILL) {
-		ktap_diag("the waiting writer ended with status %#x, not SIGKILL", status);
+		ktap_diag("the waiting %s ended with status %#x, not SIGKILL", what, status);
 		return -1;
 	}
 	return 0;
@@ -482,7 +485,7 @@ static int kill_lock_waiter(int fd)
 static int locked_body(int uffd, void *area, size_t page)
 {
 	unsigned char want[64], in[64], *src = malloc(page);
-	struct held_read h = { .buf = area, .len = page };
+	struct held_rw h = { .buf = area, .len = page };
 	struct uffdio_copy fill = { .dst = (uintptr_t)area, .len = page };
 	struct iovec v = { in, sizeof(in) };
 	struct demo_chardev_stats b, d;
@@ -496,7 +499,7 @@ static int locked_body(int uffd, void *area, size_t page)
 	ct_fill(want, sizeof(want), 41);
 	KTAP_EXPECT(pwrite(h.fd, want, sizeof(want), 0) == sizeof(want), "pwrite");
 	ct_paths_begin(&b);
-	KTAP_EXPECT(pthread_create(&th, NULL, held_read_fn, &h) == 0, "pthread_create");
+	KTAP_EXPECT(pthread_create(&th, NULL, held_rw_fn, &h) == 0, "pthread_create");
 	/* The fault is raised inside the copy, so the lock is held from here. */
 	KTAP_EXPECT(ct_uffd_wait_fault(uffd) == 0, "no page fault from the read");
 	errno = 0;
@@ -510,7 +513,7 @@ static int locked_body(int uffd, void *area, size_t page)
 	r = pwritev2(h.fd, &v, 1, 0, RWF_NOWAIT);
 	KTAP_EXPECT(r == -1 && errno == EAGAIN, "RWF_NOWAIT write, lock held: %d %s", r,
 		    strerror(errno));
-	KTAP_EXPECT(kill_lock_waiter(h.fd) == 0, "a writer waiting for the lock was not killed");
+	KTAP_EXPECT(kill_lock_waiter(h.fd, 1) == 0, "a writer waiting for the lock was not killed");
 	memset(src, 0, page);
 	fill.src = (uintptr_t)src;
 	KTAP_EXPECT(ioctl(uffd, UFFDIO_COPY, &fill) == 0, "UFFDIO_COPY: %s", strerror(errno));
@@ -526,7 +529,8 @@ static int locked_body(int uffd, void *area, size_t page)
 	return KTAP_PASS;
 }
 
-CT_PATH_TEST(nowait_while_locked, 30)
+/* @body(uffd, page, its size) over one missing page behind a userfaultfd. */
+static int with_uffd_page(int (*body)(int uffd, void *area, size_t page))
 {
 	size_t page = sysconf(_SC_PAGESIZE);
 	void *area = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -538,10 +542,51 @@ CT_PATH_TEST(nowait_while_locked, 30)
 		munmap(area, page);
 	CT_UFFD_SKIP_IF_ABSENT(uffd);
 	KTAP_EXPECT(uffd >= 0, "userfaultfd: %s", strerror(-uffd));
-	ret = locked_body(uffd, area, page);
+	ret = body(uffd, area, page);
 	munmap(area, page);
 	close(uffd);
 	return ret;
+}
+
+CT_PATH_TEST(nowait_while_locked, 30)
+{
+	return with_uffd_page(locked_body);
+}
+
+/*
+ * The read side of the lock is killable too: a reader waits while a write
+ * holds the lock (its source page missing behind the userfaultfd, so the
+ * copy stops under the lock until the test supplies it) and dies with
+ * SIGKILL; the write then completes.
+ */
+static int write_locked_body(int uffd, void *area, size_t page)
+{
+	unsigned char *src = malloc(page), back[64];
+	struct held_rw h = { .write = 1, .buf = area, .len = page };
+	struct uffdio_copy fill = { .dst = (uintptr_t)area, .len = page };
+	pthread_t th;
+
+	KTAP_EXPECT(src, "malloc");
+	h.fd = open(DEMO_CHARDEV_PATH, O_RDWR);
+	KTAP_EXPECT(h.fd >= 0, "open: %s", strerror(errno));
+	KTAP_EXPECT(pthread_create(&th, NULL, held_rw_fn, &h) == 0, "pthread_create");
+	KTAP_EXPECT(ct_uffd_wait_fault(uffd) == 0, "no page fault from the write");
+	KTAP_EXPECT(kill_lock_waiter(h.fd, 0) == 0, "a reader waiting for the lock was not killed");
+	ct_fill(src, page, 43);
+	fill.src = (uintptr_t)src;
+	KTAP_EXPECT(ioctl(uffd, UFFDIO_COPY, &fill) == 0, "UFFDIO_COPY: %s", strerror(errno));
+	pthread_join(th, NULL);
+	KTAP_EXPECT(h.n == (ssize_t)page, "the holder's write: %zd", h.n);
+	KTAP_EXPECT(pread(h.fd, back, sizeof(back), 0) == sizeof(back) &&
+		    !memcmp(back, src, sizeof(back)), "the holder's write reads back");
+	close(h.fd);
+	free(src);
+	return KTAP_PASS;
+}
+
+CT_PATH_TEST(reader_killed_while_write_locked, 30)
+{
+	return with_uffd_page(write_locked_body);
 }
 
 /* Signals @target once thread @tid sleeps in system call @nr. */

@@ -2065,7 +2065,8 @@ KTAP_TEST(hold_refusals_and_release, 60)
 /*
  * kernel_read()/kernel_write() (ITER_KVEC, synchronous): queued and waited
  * for inside the method like read(2), from and into the test module's
- * kernel buffer.
+ * kernel buffer, kmalloc()ed and then vmalloc()ed (whose page the driver
+ * must look up with vmalloc_to_page(): virt_to_page() would name another).
  */
 KTAP_TEST(kernel_read_write, 60)
 {
@@ -2093,9 +2094,17 @@ KTAP_TEST(kernel_read_write, 60)
 	KTAP_EXPECT(r == 10, "kernel_read across the end: %ld", r);
 	r = kio(DEV_PATH0, 1, src, 10, DEV_SIZE, NULL);
 	KTAP_EXPECT(r == -ENOSPC, "kernel_write at the end: %ld", r);
+	pat_fill(src, 77, sizeof(src), 92);
+	r = kio_with(IRQAIO_KIO_VMALLOC, DEV_PATH0, 1, src, sizeof(src), 77, NULL);
+	KTAP_EXPECT(r == (long)sizeof(src), "kernel_write from vmalloc()ed memory: %ld", r);
+	memset(got, 0, sizeof(got));
+	r = kio_with(IRQAIO_KIO_VMALLOC, DEV_PATH0, 0, got, sizeof(got), 77, NULL);
+	KTAP_EXPECT(r == (long)sizeof(got) && !memcmp(got, src, sizeof(got)),
+		    "kernel_read into vmalloc()ed memory: %ld, data %s", r,
+		    memcmp(got, src, sizeof(got)) ? "differs" : "same");
 	KTAP_EXPECT(get_stats(fd, &b) == 0, "stats");
-	KTAP_EXPECT(DELTA(a, b, dma_sync_waits) == 4 && DELTA(a, b, dma_queued) == 0,
-		    "sync waits %+lld queued %+lld, want +4 +0", DELTA(a, b, dma_sync_waits),
+	KTAP_EXPECT(DELTA(a, b, dma_sync_waits) == 6 && DELTA(a, b, dma_queued) == 0,
+		    "sync waits %+lld queued %+lld, want +6 +0", DELTA(a, b, dma_sync_waits),
 		    DELTA(a, b, dma_queued));
 	KTAP_EXPECT(b.dma_held == 0, "dma_held %llu", (unsigned long long)b.dma_held);
 	close(fd);

@@ -46,12 +46,15 @@ static inline int kio_open(void)
 	return kio_fd < 0 ? -1 : 0;
 }
 
-/* kernel_write() (@write) or kernel_read() of @len bytes at @pos of @path. */
-static inline long kio(const char *path, int write, void *buf, size_t len, long long pos,
-		       long long *pos_after)
+/*
+ * kernel_write() (@write) or kernel_read() of @len bytes at @pos of @path,
+ * through a kernel buffer as @flags (IRQAIO_KIO_*) say.
+ */
+static inline long kio_with(unsigned int flags, const char *path, int write, void *buf,
+			    size_t len, long long pos, long long *pos_after)
 {
 	struct irqaio_kio_req r = {
-		.buf = (uintptr_t)buf, .len = len, .pos = pos, .write = write,
+		.buf = (uintptr_t)buf, .len = len, .pos = pos, .write = write, .flags = flags,
 	};
 
 	snprintf(r.path, sizeof(r.path), "%s", path);
@@ -60,6 +63,13 @@ static inline long kio(const char *path, int write, void *buf, size_t len, long 
 	if (pos_after)
 		*pos_after = r.pos_after;
 	return r.result;
+}
+
+/* kio_with() a kvzalloc()ed kernel buffer: kmalloc()ed at these sizes. */
+static inline long kio(const char *path, int write, void *buf, size_t len, long long pos,
+		       long long *pos_after)
+{
+	return kio_with(0, path, write, buf, len, pos, pos_after);
 }
 
 /* Close the device and unload the module: 0, or -1 said with a diagnostic. */

@@ -17,6 +17,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
+#include <linux/vmalloc.h>
 #include "irqaio_kio.h"
 
 static long irqaio_kio_rw(struct irqaio_kio_req *r)
@@ -27,11 +28,14 @@ static long irqaio_kio_rw(struct irqaio_kio_req *r)
 	ssize_t ret;
 	void *kbuf;
 
-	if (r->pad || r->write > 1 || r->len > IRQAIO_KIO_MAX_LEN)
+	if ((r->flags & ~IRQAIO_KIO_VMALLOC) || r->write > 1 || r->len > IRQAIO_KIO_MAX_LEN)
 		return -EINVAL;
 	if (strnlen(r->path, sizeof(r->path)) == sizeof(r->path))
 		return -ENAMETOOLONG;
-	kbuf = kvzalloc(r->len ? r->len : 1, GFP_KERNEL);
+	if (r->flags & IRQAIO_KIO_VMALLOC)
+		kbuf = vzalloc(r->len ? r->len : 1);
+	else
+		kbuf = kvzalloc(r->len ? r->len : 1, GFP_KERNEL);
 	if (!kbuf)
 		return -ENOMEM;
 	if (r->write && copy_from_user(kbuf, ubuf, r->len)) {

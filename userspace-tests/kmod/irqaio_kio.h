@@ -14,6 +14,8 @@
 #define IRQAIO_KIO_NAME		"irqaio_kio"
 #define IRQAIO_KIO_PATH		"/dev/" IRQAIO_KIO_NAME
 #define IRQAIO_KIO_MAX_LEN	(1024 * 1024)
+/* The kernel buffer from vzalloc(), as a driver's large buffer may be. */
+#define IRQAIO_KIO_VMALLOC	1
 
 struct irqaio_kio_req {
 	char path[256];		/* file to open (O_RDWR), NUL-terminated */
@@ -21,7 +23,7 @@ struct irqaio_kio_req {
 	__u64 len;		/* bytes, at most IRQAIO_KIO_MAX_LEN */
 	__s64 pos;		/* file position to start at */
 	__u32 write;		/* 1: kernel_write(), 0: kernel_read() */
-	__u32 pad;		/* must be 0 */
+	__u32 flags;		/* IRQAIO_KIO_*, others must be 0 */
 	__s64 result;		/* out: what kernel_read()/kernel_write() returned */
 	__s64 pos_after;	/* out: the position they left */
 };
