@@ -7,7 +7,8 @@
       "IRQAIO-GCOV-BEGIN PATH" and "IRQAIO-GCOV-END" (base64) to PATH, which
       must lie under ROOT (the module build, beside the .gcno files); prints
       how many were written
-  coverage.py report INFO --strip PREFIX --floor PCT --summary FILE --uncovered FILE
+  coverage.py report INFO --strip PREFIX --floor PCT --floor-branches PCT --summary FILE
+                     --uncovered FILE
       per-file line and branch figures of an lcov tracefile as KTAP
       diagnostics; the totals go to FILE in qemu/ktap.py's result format,
       every uncovered line (and every line with a branch never taken) to
@@ -128,13 +129,17 @@ def report(args):
     ktap.write_result(args.summary, {
         "lines_pct": lines_pct, "lines_hit": tot[0], "lines_found": tot[1],
         "branches_pct": branches_pct, "branches_hit": tot[2], "branches_found": tot[3],
-        "floor": args.floor})
-    if float(lines_pct) < args.floor:
-        print(f"{args.uncovered}:1: {lines_pct}% of lines is below the floor of {args.floor}% "
-              "(FLOOR_LINES in qemu/coverage): a test stopped reaching the lines listed "
-              "there, or new code has none", file=sys.stderr)
-        return 1
-    return 0
+        "floor": args.floor, "floor_branches": args.floor_branches})
+    rc = 0
+    for what, got, floor, var in (("lines", lines_pct, args.floor, "FLOOR_LINES"),
+                                  ("branches", branches_pct, args.floor_branches,
+                                   "FLOOR_BRANCHES")):
+        if float(got) < floor:
+            print(f"{args.uncovered}:1: {got}% of {what} is below the floor of {floor}% "
+                  f"({var} in qemu/coverage): a test stopped reaching the {what} listed "
+                  "there, or new code has none", file=sys.stderr)
+            rc = 1
+    return rc
 
 
 def main():
@@ -148,6 +153,7 @@ def main():
     r.add_argument("info")
     r.add_argument("--strip", default="")
     r.add_argument("--floor", type=float, required=True)
+    r.add_argument("--floor-branches", type=float, required=True)
     r.add_argument("--summary", required=True)
     r.add_argument("--uncovered", required=True)
     args = ap.parse_args()

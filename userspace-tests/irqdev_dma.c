@@ -2094,6 +2094,8 @@ KTAP_TEST(kernel_read_write, 60)
 	KTAP_EXPECT(r == 10, "kernel_read across the end: %ld", r);
 	r = kio(DEV_PATH0, 1, src, 10, DEV_SIZE, NULL);
 	KTAP_EXPECT(r == -ENOSPC, "kernel_write at the end: %ld", r);
+	r = kio(DEV_PATH0, 1, src, 0, DEV_SIZE, NULL);
+	KTAP_EXPECT(r == 0, "kernel_write of nothing at the end: %ld", r);
 	pat_fill(src, 77, sizeof(src), 92);
 	r = kio_with(IRQAIO_KIO_VMALLOC, DEV_PATH0, 1, src, sizeof(src), 77, NULL);
 	KTAP_EXPECT(r == (long)sizeof(src), "kernel_write from vmalloc()ed memory: %ld", r);

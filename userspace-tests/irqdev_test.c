@@ -83,9 +83,12 @@ KTAP_TEST(irq_fire_100000, 240) { return fire_exact(100000); }
 
 KTAP_TEST(irq_factorial, 30)
 {
-	static const struct { unsigned int n, expect; } cases[] = {
-		{ 0, 1 }, { 5, 120 }, { 10, 3628800 }, { 12, 479001600 },
-		{ 13, 1932053504 },	/* 13! mod 2^32: the device computes in 32 bits */
+	/* timeout_ms 0: the default, 1000 ms */
+	static const struct { unsigned int n, expect, timeout_ms; } cases[] = {
+		{ 0, 1, IRQDEV_WAIT_MS }, { 5, 120, IRQDEV_WAIT_MS }, { 7, 5040, 0 },
+		{ 10, 3628800, IRQDEV_WAIT_MS }, { 12, 479001600, IRQDEV_WAIT_MS },
+		/* 13! mod 2^32: the device computes in 32 bits */
+		{ 13, 1932053504, IRQDEV_WAIT_MS },
 	};
 	struct demo_irqdev_stats a, b;
 	size_t i;
@@ -95,7 +98,7 @@ KTAP_TEST(irq_factorial, 30)
 	KTAP_EXPECT(get_stats(fd, &a) == 0, "stats");
 	for (i = 0; i < KTAP_ARRAY_SIZE(cases); i++) {
 		struct demo_irqdev_factorial fa = { .n = cases[i].n,
-						    .timeout_ms = IRQDEV_WAIT_MS };
+						    .timeout_ms = cases[i].timeout_ms };
 
 		KTAP_EXPECT(ioctl(fd, DEMO_IRQDEV_IOC_FACTORIAL, &fa) == 0,
 			    "factorial(%u): %s", cases[i].n, strerror(errno));
@@ -797,6 +800,33 @@ KTAP_TEST(stats_last_ip_unprivileged, 30)
 		    r, (unsigned long long)nc.ip);
 	close(fd);
 	close(fd_priv);
+	return KTAP_PASS;
+}
+
+/*
+ * NMI_CPU names a CPU that can take the NMI: one beyond the possible CPUs
+ * and an offline one are refused (EINVAL). A kernel that cannot take CPU 1
+ * offline (no CPU hotplug) skips the second.
+ */
+KTAP_TEST(nmi_cpu_offline_refused, 60)
+{
+	const char *online = "/sys/devices/system/cpu/cpu1/online";
+	struct demo_irqdev_nmi_cpu nc;
+	int fd = dev_open(0, 0), r, back;
+
+	KTAP_EXPECT(fd >= 0, "open: %s", strerror(errno));
+	r = nmi_on_cpu(fd, UINT32_MAX, &nc);
+	KTAP_EXPECT(r == -EINVAL, "NMI_CPU on CPU %u: %s", UINT32_MAX, strerror(-r));
+	if (write_file(online, "0")) {
+		ktap_diag("%s: %s: CPU 1 cannot go offline here", online, strerror(errno));
+		close(fd);
+		return KTAP_SKIP;
+	}
+	r = nmi_on_cpu(fd, 1, &nc);
+	back = write_file(online, "1");
+	KTAP_EXPECT(back == 0, "CPU 1 back online: %s", strerror(errno));
+	KTAP_EXPECT(r == -EINVAL, "NMI_CPU on offline CPU 1: %s", r ? strerror(-r) : "taken");
+	close(fd);
 	return KTAP_PASS;
 }
 
