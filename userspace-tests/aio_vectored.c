@@ -131,25 +131,22 @@ CT_PATH_TEST(aio_integrity_16seg, 30) { return integrity(16, 20000); }
 CT_PATH_TEST(aio_integrity_1024seg, 60) { return integrity(1024, 65536 + 3); }
 
 /* IOCB_CMD_PREAD/PWRITE: one plain buffer through io_submit. */
-CT_PATH_TEST(aio_integrity_single_buffer, 30)
+CT_AIO_TEST(aio_integrity_single_buffer, 30, 0, 4)
 {
 	unsigned char src[3000], dst[3000];
-	io_context_t ctx = 0;
 	struct iocb cb;
-	int fd, sr;
+	int sr;
 
-	KTAP_EXPECT(ct_aio_setup(DEMO_CHARDEV_PATH, 0, 4, &fd, &ctx) == 0, "setup");
 	ct_fill(src, sizeof(src), 77);
-	io_prep_pwrite(&cb, fd, src, sizeof(src), 4321);
-	KTAP_EXPECT(ct_aio_submit_wait(ctx, &cb, CT_AIO_WAIT_S, &sr) == (long)sizeof(src), "pwrite %d", sr);
-	io_prep_pread(&cb, fd, dst, sizeof(dst), 4321);
-	KTAP_EXPECT(ct_aio_submit_wait(ctx, &cb, CT_AIO_WAIT_S, &sr) == (long)sizeof(dst), "pread %d", sr);
+	io_prep_pwrite(&cb, t->fd, src, sizeof(src), 4321);
+	KTAP_EXPECT(ct_aio_submit_wait(t->ctx, &cb, CT_AIO_WAIT_S, &sr) == (long)sizeof(src), "pwrite %d", sr);
+	io_prep_pread(&cb, t->fd, dst, sizeof(dst), 4321);
+	KTAP_EXPECT(ct_aio_submit_wait(t->ctx, &cb, CT_AIO_WAIT_S, &sr) == (long)sizeof(dst), "pread %d", sr);
 	KTAP_EXPECT(!memcmp(src, dst, sizeof(src)), "data differs");
-	ct_aio_teardown(fd, ctx);
 	return KTAP_PASS;
 }
 
-CT_PATH_TEST(aio_zero_length_segments, 30)
+CT_AIO_TEST(aio_zero_length_segments, 30, 0, 4)
 {
 	unsigned char a[10], b[20], in[30], out[30];
 	struct iovec wv[6] = {
@@ -157,44 +154,38 @@ CT_PATH_TEST(aio_zero_length_segments, 30)
 	};
 	struct iovec rv[3] = { { in, 0 }, { in, sizeof(in) }, { in, 0 } };
 	struct iovec zv[3] = { { NULL, 0 }, { a, 0 }, { NULL, 0 } };
-	io_context_t ctx = 0;
-	int fd, sr;
+	int sr;
 	long res;
 
-	KTAP_EXPECT(ct_aio_setup(DEMO_CHARDEV_PATH, 0, 4, &fd, &ctx) == 0, "setup");
 	ct_fill(a, sizeof(a), 3);
 	ct_fill(b, sizeof(b), 4);
 	memcpy(out, a, sizeof(a));
 	memcpy(out + sizeof(a), b, sizeof(b));
-	res = vec_wait(ctx, fd, IO_CMD_PWRITEV, wv, 6, 900, &sr);
+	res = vec_wait(t->ctx, t->fd, IO_CMD_PWRITEV, wv, 6, 900, &sr);
 	KTAP_EXPECT(res == 30, "pwritev with empty segments: submit %d res %ld", sr, res);
-	res = vec_wait(ctx, fd, IO_CMD_PREADV, rv, 3, 900, &sr);
+	res = vec_wait(t->ctx, t->fd, IO_CMD_PREADV, rv, 3, 900, &sr);
 	KTAP_EXPECT(res == 30 && !memcmp(in, out, 30), "preadv: res %ld", res);
 	/* only empty segments: nothing to do, res 0 */
-	res = vec_wait(ctx, fd, IO_CMD_PWRITEV, zv, 3, 900, &sr);
+	res = vec_wait(t->ctx, t->fd, IO_CMD_PWRITEV, zv, 3, 900, &sr);
 	KTAP_EXPECT(res == 0, "all-empty pwritev: submit %d res %ld", sr, res);
-	res = vec_wait(ctx, fd, IO_CMD_PREADV, zv, 1, 900, &sr);
+	res = vec_wait(t->ctx, t->fd, IO_CMD_PREADV, zv, 1, 900, &sr);
 	KTAP_EXPECT(res == 0, "one empty segment preadv: submit %d res %ld", sr, res);
-	ct_aio_teardown(fd, ctx);
 	return KTAP_PASS;
 }
 
 /* UIO_MAXIOV + 1 segments: refused by io_submit itself. */
-CT_PATH_TEST(aio_1025_segments_einval, 30)
+CT_AIO_TEST(aio_1025_segments_einval, 30, 0, 4)
 {
 	static struct iovec v[1025];
 	static unsigned char buf[1025];
-	io_context_t ctx = 0;
-	int fd, k, r;
+	int k, r;
 
 	for (k = 0; k < 1025; k++)
 		v[k] = (struct iovec){ buf + k, 1 };
-	KTAP_EXPECT(ct_aio_setup(DEMO_CHARDEV_PATH, 0, 4, &fd, &ctx) == 0, "setup");
-	r = vec_submit(ctx, fd, IO_CMD_PREADV, v, 1025, 0);
+	r = vec_submit(t->ctx, t->fd, IO_CMD_PREADV, v, 1025, 0);
 	KTAP_EXPECT(r == -EINVAL, "io_submit preadv 1025 segs: %d", r);
-	r = vec_submit(ctx, fd, IO_CMD_PWRITEV, v, 1025, 0);
+	r = vec_submit(t->ctx, t->fd, IO_CMD_PWRITEV, v, 1025, 0);
 	KTAP_EXPECT(r == -EINVAL, "io_submit pwritev 1025 segs: %d", r);
-	ct_aio_teardown(fd, ctx);
 	return KTAP_PASS;
 }
 
@@ -259,139 +250,125 @@ CT_PATH_TEST(aio_unmapped_buffer, 30)
 	return KTAP_PASS;
 }
 
-CT_PATH_TEST(aio_negative_offset_einval, 30)
+CT_AIO_TEST(aio_negative_offset_einval, 30, 0, 4)
 {
 	unsigned char buf[16];
 	struct iovec v = { buf, sizeof(buf) };
-	io_context_t ctx = 0;
-	int fd, r;
+	int r;
 
-	KTAP_EXPECT(ct_aio_setup(DEMO_CHARDEV_PATH, 0, 4, &fd, &ctx) == 0, "setup");
-	r = vec_submit(ctx, fd, IO_CMD_PREADV, &v, 1, -1);
+	r = vec_submit(t->ctx, t->fd, IO_CMD_PREADV, &v, 1, -1);
 	KTAP_EXPECT(r == -EINVAL, "preadv at -1: %d", r);
-	r = vec_submit(ctx, fd, IO_CMD_PWRITEV, &v, 1, -4096);
+	r = vec_submit(t->ctx, t->fd, IO_CMD_PWRITEV, &v, 1, -4096);
 	KTAP_EXPECT(r == -EINVAL, "pwritev at -4096: %d", r);
-	ct_aio_teardown(fd, ctx);
 	return KTAP_PASS;
 }
 
-CT_PATH_TEST(aio_read_at_and_past_end, 30)
+CT_AIO_TEST(aio_read_at_and_past_end, 30, 0, 4)
 {
 	unsigned char buf[100];
 	struct iovec v[2] = { { buf, 40 }, { buf + 40, 60 } };
-	io_context_t ctx = 0;
 	size_t size;
-	int fd, sr;
+	int sr;
 	long res;
 
-	KTAP_EXPECT(ct_aio_setup(DEMO_CHARDEV_PATH, 0, 4, &fd, &ctx) == 0, "setup");
-	size = ct_dev_size(fd);
+	size = ct_dev_size(t->fd);
 	KTAP_EXPECT(size > 4096, "size %zu", size);
-	res = vec_wait(ctx, fd, IO_CMD_PREADV, v, 2, size - 50, &sr);
+	res = vec_wait(t->ctx, t->fd, IO_CMD_PREADV, v, 2, size - 50, &sr);
 	KTAP_EXPECT(res == 50, "read across the end: %ld", res);
-	res = vec_wait(ctx, fd, IO_CMD_PREADV, v, 2, size, &sr);
+	res = vec_wait(t->ctx, t->fd, IO_CMD_PREADV, v, 2, size, &sr);
 	KTAP_EXPECT(res == 0, "read at the end: %ld", res);
-	res = vec_wait(ctx, fd, IO_CMD_PREADV, v, 2, size + 4096, &sr);
+	res = vec_wait(t->ctx, t->fd, IO_CMD_PREADV, v, 2, size + 4096, &sr);
 	KTAP_EXPECT(res == 0, "read past the end: %ld", res);
-	KTAP_EXPECT(pread(fd, buf, sizeof(buf), size - 10) == 10, "pread across the end");
-	KTAP_EXPECT(pread(fd, buf, sizeof(buf), size) == 0, "pread at the end");
-	ct_aio_teardown(fd, ctx);
+	KTAP_EXPECT(pread(t->fd, buf, sizeof(buf), size - 10) == 10, "pread across the end");
+	KTAP_EXPECT(pread(t->fd, buf, sizeof(buf), size) == 0, "pread at the end");
 	return KTAP_PASS;
 }
 
-CT_PATH_TEST(aio_write_past_end, 30)
+CT_AIO_TEST(aio_write_past_end, 30, 0, 4)
 {
 	unsigned char buf[100], back[30];
 	struct iovec v[2] = { { buf, 70 }, { buf + 70, 30 } };
-	io_context_t ctx = 0;
 	size_t size;
-	int fd, sr;
+	int sr;
 	long res;
 
-	KTAP_EXPECT(ct_aio_setup(DEMO_CHARDEV_PATH, 0, 4, &fd, &ctx) == 0, "setup");
-	size = ct_dev_size(fd);
+	size = ct_dev_size(t->fd);
 	ct_fill(buf, sizeof(buf), 11);
-	res = vec_wait(ctx, fd, IO_CMD_PWRITEV, v, 2, size - 30, &sr);
+	res = vec_wait(t->ctx, t->fd, IO_CMD_PWRITEV, v, 2, size - 30, &sr);
 	KTAP_EXPECT(res == 30, "write across the end: %ld", res);
-	KTAP_EXPECT(pread(fd, back, 30, size - 30) == 30 && !memcmp(back, buf, 30),
+	KTAP_EXPECT(pread(t->fd, back, 30, size - 30) == 30 && !memcmp(back, buf, 30),
 		    "the 30 bytes that fit");
-	res = vec_wait(ctx, fd, IO_CMD_PWRITEV, v, 2, size, &sr);
+	res = vec_wait(t->ctx, t->fd, IO_CMD_PWRITEV, v, 2, size, &sr);
 	KTAP_EXPECT(res == -ENOSPC, "write at the end: %ld", res);
-	res = vec_wait(ctx, fd, IO_CMD_PWRITEV, v, 2, size + 100, &sr);
+	res = vec_wait(t->ctx, t->fd, IO_CMD_PWRITEV, v, 2, size + 100, &sr);
 	KTAP_EXPECT(res == -ENOSPC, "write past the end: %ld", res);
 	errno = 0;
-	KTAP_EXPECT(pwrite(fd, buf, 10, size) == -1 && errno == ENOSPC, "pwrite at end: %s",
+	KTAP_EXPECT(pwrite(t->fd, buf, 10, size) == -1 && errno == ENOSPC, "pwrite at end: %s",
 		    strerror(errno));
-	ct_aio_teardown(fd, ctx);
 	return KTAP_PASS;
 }
 
-CT_PATH_TEST(aio_eventfd_completion, 30)
+CT_AIO_TEST(aio_eventfd_completion, 30, 0, 8)
 {
 	unsigned char buf[4][64];
 	struct iovec v[4];
 	struct iocb cb[4], *cbs[4];
 	struct io_event ev[4];
 	struct timespec ts = { .tv_sec = 5 };
-	io_context_t ctx = 0;
 	uint64_t count = 0;
-	int fd, efd, k, r;
+	int efd, k, r;
 
-	KTAP_EXPECT(ct_aio_setup(DEMO_CHARDEV_PATH, 0, 8, &fd, &ctx) == 0, "setup");
 	efd = eventfd(0, 0);
 	KTAP_EXPECT(efd >= 0, "eventfd: %s", strerror(errno));
 	for (k = 0; k < 4; k++) {
 		v[k] = (struct iovec){ buf[k], sizeof(buf[k]) };
-		io_prep_preadv(&cb[k], fd, &v[k], 1, k * 64);
+		io_prep_preadv(&cb[k], t->fd, &v[k], 1, k * 64);
 		io_set_eventfd(&cb[k], efd);
 		cbs[k] = &cb[k];
 	}
-	r = io_submit(ctx, 4, cbs);
+	r = io_submit(t->ctx, 4, cbs);
 	KTAP_EXPECT(r == 4, "io_submit: %d", r);
 	KTAP_EXPECT(read(efd, &count, sizeof(count)) == sizeof(count), "read eventfd");
 	KTAP_EXPECT(count == 4, "eventfd counted %llu completions", (unsigned long long)count);
-	r = io_getevents(ctx, 4, 4, ev, &ts);
+	r = io_getevents(t->ctx, 4, 4, ev, &ts);
 	KTAP_EXPECT(r == 4, "io_getevents: %d", r);
 	for (k = 0; k < 4; k++)
 		KTAP_EXPECT(ev[k].res == 64, "event %d res %ld", k, (long)ev[k].res);
 	close(efd);
-	ct_aio_teardown(fd, ctx);
 	return KTAP_PASS;
 }
 
 /* RWF_NOWAIT: EAGAIN exactly when the request would block (throttled). */
-CT_PATH_TEST(aio_rwf_nowait, 30)
+CT_AIO_TEST(aio_rwf_nowait, 30, 0, 4)
 {
 	unsigned char buf[128];
 	struct iovec v[2] = { { buf, 64 }, { buf + 64, 64 } };
 	struct demo_chardev_stats b, d;
-	io_context_t ctx = 0;
 	struct iocb cb;
 	double t0;
-	int fd, sr;
+	int sr;
 	long res;
 
-	KTAP_EXPECT(ct_aio_setup(DEMO_CHARDEV_PATH, 0, 4, &fd, &ctx) == 0, "setup");
-	io_prep_preadv2(&cb, fd, v, 2, 0, RWF_NOWAIT);
-	res = ct_aio_submit_wait(ctx, &cb, CT_AIO_WAIT_S, &sr);
+	io_prep_preadv2(&cb, t->fd, v, 2, 0, RWF_NOWAIT);
+	res = ct_aio_submit_wait(t->ctx, &cb, CT_AIO_WAIT_S, &sr);
 	KTAP_EXPECT(res == 128, "RWF_NOWAIT, not throttled: submit %d res %ld", sr, res);
-	KTAP_EXPECT(ct_set_throttle(fd, CT_THROTTLE_MAX_MS) == 0, "throttle");
+	KTAP_EXPECT(ct_set_throttle(t->fd, CT_THROTTLE_MAX_MS) == 0, "throttle");
 	ct_paths_begin(&b);
-	io_prep_preadv2(&cb, fd, v, 2, 0, RWF_NOWAIT);
-	res = ct_aio_submit_wait(ctx, &cb, CT_AIO_WAIT_S, &sr);
+	io_prep_preadv2(&cb, t->fd, v, 2, 0, RWF_NOWAIT);
+	res = ct_aio_submit_wait(t->ctx, &cb, CT_AIO_WAIT_S, &sr);
 	KTAP_EXPECT(res == -EAGAIN, "RWF_NOWAIT, throttled: submit %d res %ld", sr, res);
-	io_prep_pwritev2(&cb, fd, v, 2, 0, RWF_NOWAIT);
-	res = ct_aio_submit_wait(ctx, &cb, CT_AIO_WAIT_S, &sr);
+	io_prep_pwritev2(&cb, t->fd, v, 2, 0, RWF_NOWAIT);
+	res = ct_aio_submit_wait(t->ctx, &cb, CT_AIO_WAIT_S, &sr);
 	KTAP_EXPECT(res == -EAGAIN, "RWF_NOWAIT write, throttled: submit %d res %ld", sr, res);
 	ct_paths_end("RWF_NOWAIT READ and WRITE (throttled)", &b, &d);
 	KTAP_EXPECT(d.eagain == 2 && d.slept == 0,
 		    "RWF_NOWAIT: two EAGAINs and no sleep expected: eagain %llu slept %llu",
 		    (unsigned long long)d.eagain, (unsigned long long)d.slept);
 	/* the same request without RWF_NOWAIT waits and succeeds */
-	KTAP_EXPECT(ct_set_throttle(fd, CT_THROTTLE_MS) == 0, "throttle");
+	KTAP_EXPECT(ct_set_throttle(t->fd, CT_THROTTLE_MS) == 0, "throttle");
 	ct_paths_begin(&b);
 	t0 = ktap_now();
-	res = vec_wait(ctx, fd, IO_CMD_PREADV, v, 2, 0, &sr);
+	res = vec_wait(t->ctx, t->fd, IO_CMD_PREADV, v, 2, 0, &sr);
 	KTAP_EXPECT(res == 128, "throttled, may block: submit %d res %ld", sr, res);
 	ct_paths_end("READ (throttled, may block)", &b, &d);
 	KTAP_EXPECT(d.slept == 1 && d.eagain == 0,
@@ -399,30 +376,26 @@ CT_PATH_TEST(aio_rwf_nowait, 30)
 		    (unsigned long long)d.slept, (unsigned long long)d.eagain);
 	KTAP_EXPECT(ktap_now() - t0 >= CT_THROTTLE_MIN_S, "throttled request took %.3fs",
 		    ktap_now() - t0);
-	ct_aio_teardown(fd, ctx);
 	return KTAP_PASS;
 }
 
 /* O_NONBLOCK: read(2) and aio on a throttled file fail with EAGAIN. */
-CT_PATH_TEST(aio_o_nonblock, 30)
+CT_AIO_TEST(aio_o_nonblock, 30, O_NONBLOCK, 4)
 {
 	unsigned char buf[64];
 	struct iovec v = { buf, sizeof(buf) };
-	io_context_t ctx = 0;
-	int fd, sr;
+	int sr;
 	long res;
 
-	KTAP_EXPECT(ct_aio_setup(DEMO_CHARDEV_PATH, O_NONBLOCK, 4, &fd, &ctx) == 0, "setup");
-	KTAP_EXPECT(read(fd, buf, sizeof(buf)) == sizeof(buf), "not throttled: read");
-	KTAP_EXPECT(ct_set_throttle(fd, 300) == 0, "throttle");
+	KTAP_EXPECT(read(t->fd, buf, sizeof(buf)) == sizeof(buf), "not throttled: read");
+	KTAP_EXPECT(ct_set_throttle(t->fd, 300) == 0, "throttle");
 	errno = 0;
-	KTAP_EXPECT(pread(fd, buf, sizeof(buf), 0) == -1 && errno == EAGAIN, "pread: %s",
+	KTAP_EXPECT(pread(t->fd, buf, sizeof(buf), 0) == -1 && errno == EAGAIN, "pread: %s",
 		    strerror(errno));
 	errno = 0;
-	KTAP_EXPECT(writev(fd, &v, 1) == -1 && errno == EAGAIN, "writev: %s", strerror(errno));
-	res = vec_wait(ctx, fd, IO_CMD_PREADV, &v, 1, 0, &sr);
+	KTAP_EXPECT(writev(t->fd, &v, 1) == -1 && errno == EAGAIN, "writev: %s", strerror(errno));
+	res = vec_wait(t->ctx, t->fd, IO_CMD_PREADV, &v, 1, 0, &sr);
 	KTAP_EXPECT(res == -EAGAIN, "aio on O_NONBLOCK: submit %d res %ld", sr, res);
-	ct_aio_teardown(fd, ctx);
 	return KTAP_PASS;
 }
 
@@ -611,25 +584,23 @@ static void *kick(void *arg)
  * A signal during the throttle sleep: EINTR (ERESTARTSYS, no SA_RESTART),
  * well before the longest throttle is over.
  */
-CT_PATH_TEST(aio_signal_interrupts, 30)
+CT_AIO_TEST(aio_signal_interrupts, 30, 0, 4)
 {
 	unsigned char buf[64];
 	struct iovec v = { buf, sizeof(buf) };
 	struct kicker k = { pthread_self(), (pid_t)syscall(SYS_gettid), SYS_read, 0 };
 	struct demo_chardev_stats b, d;
-	io_context_t ctx = 0;
 	pthread_t th;
 	ssize_t n;
 	long res;
-	int fd, sr;
+	int sr;
 
 	KTAP_EXPECT(ct_catch_sigusr1() == 0, "sigaction");
-	KTAP_EXPECT(ct_aio_setup(DEMO_CHARDEV_PATH, 0, 4, &fd, &ctx) == 0, "setup");
-	KTAP_EXPECT(ct_set_throttle(fd, CT_THROTTLE_MAX_MS) == 0, "throttle");
+	KTAP_EXPECT(ct_set_throttle(t->fd, CT_THROTTLE_MAX_MS) == 0, "throttle");
 	ct_paths_begin(&b);
 	pthread_create(&th, NULL, kick, &k);
 	errno = 0;
-	n = read(fd, buf, sizeof(buf));
+	n = read(t->fd, buf, sizeof(buf));
 	pthread_join(th, NULL);
 	KTAP_EXPECT(k.asleep, "read(2) never slept in the driver");
 	KTAP_EXPECT(n == -1 && errno == EINTR, "read: %zd %s", n, strerror(errno));
@@ -642,7 +613,7 @@ CT_PATH_TEST(aio_signal_interrupts, 30)
 	k.asleep = 0;
 	ct_paths_begin(&b);
 	pthread_create(&th, NULL, kick, &k);
-	res = vec_wait(ctx, fd, IO_CMD_PREADV, &v, 1, 0, &sr);
+	res = vec_wait(t->ctx, t->fd, IO_CMD_PREADV, &v, 1, 0, &sr);
 	pthread_join(th, NULL);
 	KTAP_EXPECT(k.asleep, "io_submit() never slept in the driver");
 	KTAP_EXPECT(res == -EINTR, "aio preadv interrupted: submit %d res %ld", sr, res);
@@ -650,7 +621,6 @@ CT_PATH_TEST(aio_signal_interrupts, 30)
 	KTAP_EXPECT(d.interrupted == 1 && d.slept == 0,
 		    "io_submit: the signal must cut the sleep short: interrupted %llu slept %llu",
 		    (unsigned long long)d.interrupted, (unsigned long long)d.slept);
-	ct_aio_teardown(fd, ctx);
 	return KTAP_PASS;
 }
 
@@ -684,30 +654,28 @@ static void *cancel_later(void *arg)
  */
 #define CANCEL_ROUNDS	3
 
-CT_PATH_TEST(aio_cancel, 30)
+CT_AIO_TEST(aio_cancel, 30, 0, 4)
 {
 	unsigned char buf[256];
 	struct iovec v = { buf, sizeof(buf) };
 	struct canceller c;
-	io_context_t ctx = 0;
 	struct io_event ev;
 	struct iocb cb;
 	pthread_t th;
-	int fd, sr, r, round;
+	int sr, r, round;
 	long res;
 
-	KTAP_EXPECT(ct_aio_setup(DEMO_CHARDEV_PATH, 0, 4, &fd, &ctx) == 0, "setup");
-	io_prep_preadv(&cb, fd, &v, 1, 0);
-	res = ct_aio_submit_wait(ctx, &cb, CT_AIO_WAIT_S, &sr);
+	io_prep_preadv(&cb, t->fd, &v, 1, 0);
+	res = ct_aio_submit_wait(t->ctx, &cb, CT_AIO_WAIT_S, &sr);
 	KTAP_EXPECT(res == 256, "preadv: %ld", res);
-	r = io_cancel(ctx, &cb, &ev);
+	r = io_cancel(t->ctx, &cb, &ev);
 	KTAP_EXPECT(r == -EINVAL, "io_cancel after completion: %d", r);
-	KTAP_EXPECT(ct_set_throttle(fd, 1000) == 0, "throttle");
+	KTAP_EXPECT(ct_set_throttle(t->fd, 1000) == 0, "throttle");
 	for (round = 0; round < CANCEL_ROUNDS; round++) {
-		c = (struct canceller){ ctx, &cb, (pid_t)syscall(SYS_gettid), 1, 0 };
+		c = (struct canceller){ t->ctx, &cb, (pid_t)syscall(SYS_gettid), 1, 0 };
 		pthread_create(&th, NULL, cancel_later, &c);
-		io_prep_preadv(&cb, fd, &v, 1, 0);
-		res = ct_aio_submit_wait(ctx, &cb, CT_AIO_WAIT_S, &sr);
+		io_prep_preadv(&cb, t->fd, &v, 1, 0);
+		res = ct_aio_submit_wait(t->ctx, &cb, CT_AIO_WAIT_S, &sr);
 		pthread_join(th, NULL);
 		KTAP_EXPECT(c.ret == -EINVAL, "io_cancel during the request: %d", c.ret);
 		KTAP_EXPECT(res == 256, "the event still carries the whole result: %ld", res);
@@ -717,7 +685,6 @@ CT_PATH_TEST(aio_cancel, 30)
 			  round);
 	}
 	KTAP_EXPECT(round < CANCEL_ROUNDS, "io_cancel() never ran while the request slept");
-	ct_aio_teardown(fd, ctx);
 	return KTAP_PASS;
 }
 
@@ -744,95 +711,90 @@ static int submit_all(io_context_t ctx, struct iocb **cbs, struct io_event *ev, 
 }
 
 /* Many iocbs in one io_submit(), and a bad one stopping the batch. */
-CT_PATH_TEST(aio_many_iocbs, 60)
-{
-	enum { N = 128, BLK = 700 };
-	static unsigned char out[N][BLK], in[N][BLK];
-	static struct iovec wv[N][2], rv[N][3];
-	static struct iocb cb[N], *cbs[N];
-	static struct io_event ev[N];
-	struct timespec ts = { .tv_sec = 10 };
-	io_context_t ctx = 0;
-	int fd, k, r;
+enum { MANY_N = 128, MANY_BLK = 700 };
 
-	KTAP_EXPECT(ct_aio_setup(DEMO_CHARDEV_PATH, 0, N, &fd, &ctx) == 0, "setup");
-	for (k = 0; k < N; k++) {
-		ct_fill(out[k], BLK, 1000 + k);
+CT_AIO_TEST(aio_many_iocbs, 60, 0, MANY_N)
+{
+	static unsigned char out[MANY_N][MANY_BLK], in[MANY_N][MANY_BLK];
+	static struct iovec wv[MANY_N][2], rv[MANY_N][3];
+	static struct iocb cb[MANY_N], *cbs[MANY_N];
+	static struct io_event ev[MANY_N];
+	struct timespec ts = { .tv_sec = 10 };
+	int k, r;
+
+	for (k = 0; k < MANY_N; k++) {
+		ct_fill(out[k], MANY_BLK, 1000 + k);
 		wv[k][0] = (struct iovec){ out[k], 100 };
-		wv[k][1] = (struct iovec){ out[k] + 100, BLK - 100 };
-		io_prep_pwritev(&cb[k], fd, wv[k], 2, (long long)k * BLK);
+		wv[k][1] = (struct iovec){ out[k] + 100, MANY_BLK - 100 };
+		io_prep_pwritev(&cb[k], t->fd, wv[k], 2, (long long)k * MANY_BLK);
 		cb[k].data = (void *)(long)k;
 		cbs[k] = &cb[k];
 	}
-	r = submit_all(ctx, cbs, ev, N, BLK, "pwritev", "write");
+	r = submit_all(t->ctx, cbs, ev, MANY_N, MANY_BLK, "pwritev", "write");
 	if (r != KTAP_PASS)
 		return r;
-	for (k = 0; k < N; k++) {
+	for (k = 0; k < MANY_N; k++) {
 		rv[k][0] = (struct iovec){ in[k], 1 };
 		rv[k][1] = (struct iovec){ in[k] + 1, 0 };
-		rv[k][2] = (struct iovec){ in[k] + 1, BLK - 1 };
-		io_prep_preadv(&cb[k], fd, rv[k], 3, (long long)k * BLK);
+		rv[k][2] = (struct iovec){ in[k] + 1, MANY_BLK - 1 };
+		io_prep_preadv(&cb[k], t->fd, rv[k], 3, (long long)k * MANY_BLK);
 	}
-	r = submit_all(ctx, cbs, ev, N, BLK, "preadv", "read");
+	r = submit_all(t->ctx, cbs, ev, MANY_N, MANY_BLK, "preadv", "read");
 	if (r != KTAP_PASS)
 		return r;
 	KTAP_EXPECT(!memcmp(in, out, sizeof(in)), "data differs");
 	/* a batch whose 6th iocb is invalid: 5 submitted */
 	for (k = 0; k < 10; k++)
-		io_prep_preadv(&cb[k], fd, rv[k], 3, k == 5 ? -1 : (long long)k * BLK);
-	r = io_submit(ctx, 10, cbs);
+		io_prep_preadv(&cb[k], t->fd, rv[k], 3, k == 5 ? -1 : (long long)k * MANY_BLK);
+	r = io_submit(t->ctx, 10, cbs);
 	KTAP_EXPECT(r == 5, "batch with a bad 6th iocb: %d", r);
-	r = io_getevents(ctx, 5, 5, ev, &ts);
+	r = io_getevents(t->ctx, 5, 5, ev, &ts);
 	KTAP_EXPECT(r == 5, "its 5 events: %d", r);
-	ct_aio_teardown(fd, ctx);
 	return KTAP_PASS;
 }
 
 /* read/write/readv/writev/llseek on the same device; aio never moves f_pos. */
-CT_PATH_TEST(aio_sync_syscalls_same_device, 30)
+CT_AIO_TEST(aio_sync_syscalls_same_device, 30, 0, 4)
 {
 	unsigned char a[300], b[5], c[2000], in[2305], out[2305];
 	struct iovec wv[3] = { { a, sizeof(a) }, { b, sizeof(b) }, { c, sizeof(c) } };
 	struct iovec rv[2] = { { in, 1000 }, { in + 1000, 1305 } };
-	io_context_t ctx = 0;
 	size_t size;
-	int fd, sr;
+	int sr;
 
-	KTAP_EXPECT(ct_aio_setup(DEMO_CHARDEV_PATH, 0, 4, &fd, &ctx) == 0, "setup");
-	size = ct_dev_size(fd);
+	size = ct_dev_size(t->fd);
 	ct_fill(a, sizeof(a), 21);
 	ct_fill(b, sizeof(b), 22);
 	ct_fill(c, sizeof(c), 23);
 	memcpy(out, a, 300);
 	memcpy(out + 300, b, 5);
 	memcpy(out + 305, c, 2000);
-	KTAP_EXPECT(lseek(fd, 10000, SEEK_SET) == 10000, "lseek");
-	KTAP_EXPECT(writev(fd, wv, 3) == 2305, "writev");
-	KTAP_EXPECT(lseek(fd, 0, SEEK_CUR) == 12305, "f_pos after writev");
-	KTAP_EXPECT(lseek(fd, -2305, SEEK_CUR) == 10000, "lseek back");
+	KTAP_EXPECT(lseek(t->fd, 10000, SEEK_SET) == 10000, "lseek");
+	KTAP_EXPECT(writev(t->fd, wv, 3) == 2305, "writev");
+	KTAP_EXPECT(lseek(t->fd, 0, SEEK_CUR) == 12305, "f_pos after writev");
+	KTAP_EXPECT(lseek(t->fd, -2305, SEEK_CUR) == 10000, "lseek back");
 	memset(in, 0, sizeof(in));
-	KTAP_EXPECT(read(fd, in, 305) == 305 && read(fd, in + 305, 2000) == 2000, "read");
+	KTAP_EXPECT(read(t->fd, in, 305) == 305 && read(t->fd, in + 305, 2000) == 2000, "read");
 	KTAP_EXPECT(!memcmp(in, out, sizeof(out)), "read after writev: data differs");
-	KTAP_EXPECT(lseek(fd, 10000, SEEK_SET) == 10000, "lseek");
+	KTAP_EXPECT(lseek(t->fd, 10000, SEEK_SET) == 10000, "lseek");
 	memset(in, 0, sizeof(in));
-	KTAP_EXPECT(readv(fd, rv, 2) == 2305 && !memcmp(in, out, sizeof(out)), "readv");
-	KTAP_EXPECT(preadv(fd, rv, 2, 10000) == 2305 && !memcmp(in, out, sizeof(out)), "preadv");
-	KTAP_EXPECT(pwrite(fd, "xyz", 3, 10001) == 3, "pwrite");
-	KTAP_EXPECT(pread(fd, in, 3, 10001) == 3 && !memcmp(in, "xyz", 3), "pread");
+	KTAP_EXPECT(readv(t->fd, rv, 2) == 2305 && !memcmp(in, out, sizeof(out)), "readv");
+	KTAP_EXPECT(preadv(t->fd, rv, 2, 10000) == 2305 && !memcmp(in, out, sizeof(out)), "preadv");
+	KTAP_EXPECT(pwrite(t->fd, "xyz", 3, 10001) == 3, "pwrite");
+	KTAP_EXPECT(pread(t->fd, in, 3, 10001) == 3 && !memcmp(in, "xyz", 3), "pread");
 	/* write(2) then aio: f_pos moves only with the synchronous calls */
-	KTAP_EXPECT(lseek(fd, 123, SEEK_SET) == 123, "lseek 123");
-	KTAP_EXPECT(vec_wait(ctx, fd, IO_CMD_PWRITEV, wv, 3, 20000, &sr) == 2305, "pwritev");
-	KTAP_EXPECT(vec_wait(ctx, fd, IO_CMD_PREADV, rv, 2, 20000, &sr) == 2305 &&
+	KTAP_EXPECT(lseek(t->fd, 123, SEEK_SET) == 123, "lseek 123");
+	KTAP_EXPECT(vec_wait(t->ctx, t->fd, IO_CMD_PWRITEV, wv, 3, 20000, &sr) == 2305, "pwritev");
+	KTAP_EXPECT(vec_wait(t->ctx, t->fd, IO_CMD_PREADV, rv, 2, 20000, &sr) == 2305 &&
 		    !memcmp(in, out, sizeof(out)), "preadv");
-	KTAP_EXPECT(lseek(fd, 0, SEEK_CUR) == 123, "aio moved f_pos");
-	KTAP_EXPECT(write(fd, a, 10) == 10 && lseek(fd, 0, SEEK_CUR) == 133, "write moves f_pos");
-	KTAP_EXPECT(lseek(fd, 0, SEEK_END) == (off_t)size, "SEEK_END is the store size");
+	KTAP_EXPECT(lseek(t->fd, 0, SEEK_CUR) == 123, "aio moved f_pos");
+	KTAP_EXPECT(write(t->fd, a, 10) == 10 && lseek(t->fd, 0, SEEK_CUR) == 133, "write moves f_pos");
+	KTAP_EXPECT(lseek(t->fd, 0, SEEK_END) == (off_t)size, "SEEK_END is the store size");
 	errno = 0;
-	KTAP_EXPECT(lseek(fd, size + 1, SEEK_SET) == -1 && errno == EINVAL, "seek past end");
+	KTAP_EXPECT(lseek(t->fd, size + 1, SEEK_SET) == -1 && errno == EINVAL, "seek past end");
 	errno = 0;
-	KTAP_EXPECT(ioctl(fd, _IO(DEMO_CHARDEV_IOC_MAGIC, 99)) == -1 && errno == ENOTTY,
+	KTAP_EXPECT(ioctl(t->fd, _IO(DEMO_CHARDEV_IOC_MAGIC, 99)) == -1 && errno == ENOTTY,
 		    "unknown ioctl");
-	ct_aio_teardown(fd, ctx);
 	return KTAP_PASS;
 }
 

@@ -431,6 +431,34 @@ static inline long ct_aio_submit_wait(io_context_t ctx, struct iocb *cb, unsigne
 		return LONG_MIN + 1;
 	return (long)ev.res;
 }
+
+/* A test's demo device file and aio context (CT_AIO_TEST()). */
+struct ct_aio {
+	int fd;
+	io_context_t ctx;
+};
+
+/*
+ * CT_AIO_TEST(name, timeout, flags, depth): a CT_PATH_TEST() whose body gets
+ * the demo device opened with @flags and an aio context of @depth requests
+ * (struct ct_aio *t), closed and destroyed after the body, whatever it
+ * returned.
+ */
+#define CT_AIO_TEST(name, timeout, flags, depth)			\
+	static int name##_aio(struct ct_aio *t);			\
+	CT_PATH_TEST(name, timeout)					\
+	{								\
+		struct ct_aio t_;					\
+		int r_;							\
+									\
+		KTAP_EXPECT(ct_aio_setup(DEMO_CHARDEV_PATH, (flags), (depth), &t_.fd, \
+					 &t_.ctx) == 0, "setup");	\
+		r_ = name##_aio(&t_);					\
+		ct_aio_teardown(t_.fd, t_.ctx);				\
+		return r_;						\
+	}								\
+	static int name##_aio(struct ct_aio *t)
+
 #endif /* __LIBAIO_H */
 
 #endif /* IRQAIO_CHARDEV_TEST_H */
