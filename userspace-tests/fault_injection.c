@@ -284,15 +284,23 @@ static int open_check(void *arg, unsigned int nth, bool injected, long ret)
 	return FI_WORKED;
 }
 
-/* demo_chardev's open() allocates the file's state: each allocation of open(2) fails in turn. */
+/*
+ * demo_chardev's open() allocates the file's state, and so does the legacy
+ * variant's before its own steps: each allocation of open(2) fails in turn,
+ * on each device.
+ */
 KTAP_TEST(fail_each_alloc_chardev_open, 300)
 {
+	static char *const paths[] = { DEMO_CHARDEV_PATH, DEMO_CHARDEV_LEGACY_PATH };
 	unsigned int failed, errors;
+	size_t i;
 
 	FI_SKIP_IF_ABSENT();
-	KTAP_EXPECT(fi_each("open", open_op, DEMO_CHARDEV_PATH, open_check, &failed,
-			    &errors) == KTAP_PASS);
-	KTAP_EXPECT(errors > 0, "no failed allocation failed open(2)");
+	for (i = 0; i < KTAP_ARRAY_SIZE(paths); i++) {
+		KTAP_EXPECT(fi_each("open", open_op, paths[i], open_check, &failed,
+				    &errors) == KTAP_PASS, "%s", paths[i]);
+		KTAP_EXPECT(errors > 0, "no failed allocation failed open(2) of %s", paths[i]);
+	}
 	return KTAP_PASS;
 }
 
