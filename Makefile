@@ -78,6 +78,8 @@ harness-timings:
 #   make convert SRC=dir/ [MODE=compat|native] [KDIR=tree]  Coccinelle conversion (docs/convert.md)
 #   make dkms-check [KERNELS=...]   dkms build of dkms.conf against each matrix kernel
 #   make deb                        Debian packages into build/deb (docs/packaging.md)
+#   make docs                       rewrite the docs' tables made from other files
+#                                   (the branch table from the last make check's builds)
 PREFIX ?= /usr/local
 
 lint:
@@ -96,4 +98,7 @@ dkms-check:
 deb:
 	$(CURDIR)/scripts/make-deb
 
-.PHONY: lint install-headers convert dkms-check deb
+docs:
+	$(CURDIR)/scripts/doc-tables update
+
+.PHONY: lint install-headers convert dkms-check deb docs
