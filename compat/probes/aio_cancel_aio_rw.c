@@ -7,6 +7,8 @@
  * kiocb_set_cancel_fn() to I/O submitted via libaio"), backported to the
  * stable trees; before it, the call on an io_uring kiocb corrupts memory,
  * so the shim offers cancellation only where this probe passes.
+ * doc: `kiocb_set_cancel_fn()` that ignores non-aio kiocbs (`IOCB_AIO_RW`) |
+ *      6.8 (b820de741ae4), 6.1.80, 5.10.211
  * probe: link
  */
 #include <linux/module.h>

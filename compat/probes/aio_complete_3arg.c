@@ -4,6 +4,7 @@
  * exported aio_complete(iocb, res, res2) from <linux/aio.h>.
  * Linux 2.6.18 and earlier up to 4.0; 4.1 made completion the kiocb's own
  * ki_complete callback (commit 04b2fa9f8f36).
+ * doc: the exported `aio_complete(iocb, res, res2)` | – 4.0
  * probe: link
  */
 #include <linux/module.h>

@@ -4,6 +4,7 @@
  * f_mode or aio refuses RWF_NOWAIT with EOPNOTSUPP at io_submit.
  * Linux 4.13 as FMODE_AIO_NOWAIT (commit b745fafaf70c), renamed
  * FMODE_NOWAIT in 4.14.
+ * doc: `FMODE_NOWAIT` | 4.14
  */
 #include <linux/fs.h>
 

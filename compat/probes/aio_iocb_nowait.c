@@ -4,6 +4,7 @@
  * (set from RWF_NOWAIT: the request must fail with EAGAIN rather than block).
  * Linux 4.13 (commit b745fafaf70c, "fs: Introduce RWF_NOWAIT and
  * FMODE_AIO_NOWAIT").
+ * doc: `kiocb->ki_flags & IOCB_NOWAIT` | 4.13 (b745fafaf70c)
  */
 #include <linux/fs.h>
 

@@ -4,6 +4,7 @@
  * iocb->ki_complete(iocb, res).
  * Linux 5.16 (commit 6b19b766e8f0, "fs: get rid of the res2
  * iocb->ki_complete argument").
+ * doc: `iocb->ki_complete(iocb, res)` | 5.16 (6b19b766e8f0)
  */
 #include <linux/fs.h>
 

@@ -4,6 +4,8 @@
  * ssize_t (*aio_read)(struct kiocb *, char __user *, size_t, loff_t).
  * Linux 2.6.18 and older; vectorized in 2.6.19 (commit 027445c37282,
  * "[PATCH] Vectorize aio_read/aio_write fileop methods").
+ * doc: single-buffer `aio_read(kiocb, char __user *, size_t, loff_t)` | –
+ *      2.6.18
  */
 #include <linux/fs.h>
 

@@ -5,6 +5,8 @@
  * loff_t).
  * Linux 2.6.19 (commit 027445c37282, "[PATCH] Vectorize aio_read/aio_write
  * fileop methods") to 4.0; removed in 4.1 once every user had ->read_iter.
+ * doc: vectored `aio_read(kiocb, const struct iovec *, unsigned long, loff_t)`
+ *      | 2.6.19 – 4.0 (027445c37282)
  */
 #include <linux/fs.h>
 #include <linux/uio.h>

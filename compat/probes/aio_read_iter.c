@@ -5,6 +5,8 @@
  * is exported.
  * Linux 3.16 (commit 293bc9822fa9, "new methods: ->read_iter() and
  * ->write_iter()"); the only aio methods since 4.1.
+ * doc: `read_iter`/`write_iter`, `iov_iter_advance()` exported | 3.16
+ *      (293bc9822fa9)
  * probe: link
  */
 #include <linux/module.h>

@@ -5,6 +5,7 @@
  * loff_t *). Without them readv(2) loops over ->read.
  * Linux 2.6.18 and older; removed in 2.6.19 (commit ee0b3e671baf,
  * "[PATCH] Remove readv/writev methods and use aio_read/aio_write instead").
+ * doc: `file_operations.readv/.writev` | – 2.6.18 (removed ee0b3e671baf)
  */
 #include <linux/fs.h>
 #include <linux/uio.h>

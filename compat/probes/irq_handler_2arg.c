@@ -3,6 +3,7 @@
  * IRQAIO_HAVE_IRQ_HANDLER_2ARG: request_irq() takes
  * irqreturn_t (*)(int irq, void *dev_id).
  * Linux 2.6.19: the pt_regs argument was dropped (commit 7d12e780e003).
+ * doc: `irqreturn_t (*)(int, void *)` handlers | 2.6.19 (7d12e780e003)
  */
 #include <linux/interrupt.h>
 

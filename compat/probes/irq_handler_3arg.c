@@ -3,6 +3,7 @@
  * IRQAIO_HAVE_IRQ_HANDLER_3ARG: request_irq() takes
  * irqreturn_t (*)(int irq, void *dev_id, struct pt_regs *regs).
  * Linux 2.6.18 and older; gone in 2.6.19 (commit 7d12e780e003).
+ * doc: `irqreturn_t (*)(int, void *, struct pt_regs *)` handlers | – 2.6.18
  */
 #include <linux/interrupt.h>
 

@@ -5,6 +5,8 @@
  * commit 8d32a307e4fa, "genirq: Provide forced interrupt threading") moves
  * every handler into a thread except those requested with this flag.
  * PREEMPT_RT kernels force it always.
+ * doc: `IRQF_NO_THREAD`: the handler stays out of forced threading | 2.6.39
+ *      (8d32a307e4fa)
  */
 #include <linux/interrupt.h>
 

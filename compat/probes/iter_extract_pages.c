@@ -5,6 +5,8 @@
  * reference on kernel-backed iterators; iov_iter_extract_will_pin() says
  * which. Linux 6.3 (commit 7d58fe731028, "iov_iter: Add a function to
  * extract a page list from an iterator").
+ * doc: `iov_iter_extract_pages()`, `iov_iter_extract_will_pin()` | 6.3
+ *      (7d58fe731028)
  * probe: link
  */
 #include <linux/module.h>

@@ -4,6 +4,7 @@
  * iov_iter over a queue of folios, used by netfs).
  * Linux 6.12 (commit db0aa2e9566f, "mm: Define struct folio_queue and
  * ITER_FOLIOQ to handle a sequence of folios").
+ * doc: `ITER_FOLIOQ` | 6.12 (db0aa2e9566f)
  */
 #include <linux/uio.h>
 

@@ -4,6 +4,7 @@
  * iov_iter; the member itself became iter->__iov.
  * Linux 6.4 (Jens Axboe's "iov_iter: add iter_iovec() helper" /
  * "iov_iter: rename iov to __iov" series; OpenZFS probes it as a 6.5 fix).
+ * doc: `iter_iov()` (the member became `__iov`) | 6.4
  */
 #include <linux/uio.h>
 

@@ -4,6 +4,7 @@
  * (const struct iovec *), read directly by code that walks the segments.
  * Linux 3.16 (iov_iter became the method argument) to 6.3; renamed __iov
  * behind iter_iov() in 6.4 (see iter_iov.c).
+ * doc: the public `iter->iov` member | 3.16 – 6.3
  */
 #include <linux/uio.h>
 

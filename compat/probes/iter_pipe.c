@@ -6,6 +6,7 @@
  * Linux 4.9 (commit 241699cd72a8, "new iov_iter flavour: pipe-backed"), the
  * accessor since 4.20; removed in 6.5 (commit 3fc40265ae2b, "iov_iter: Kill
  * ITER_PIPE"), splice then uses ITER_BVEC (copy_splice_read.c).
+ * doc: `ITER_PIPE`, `iov_iter_is_pipe()` | 4.9 – 6.4 (241699cd72a8)
  */
 #include <linux/uio.h>
 

@@ -5,6 +5,8 @@
  * directly") and ITER_BVEC (Linux 3.16, commit 62a8067a7f35, "bio_vec-backed
  * iov_iter"). The field became iter_type (an enum, no longer bits) in 5.14;
  * the accessors of iter_type_helpers.c read it since 4.20.
+ * doc: type bits in `iter->type` (`ITER_KVEC`, `ITER_BVEC`) | 3.19 – 5.13
+ *      (a280455fa8d8)
  */
 #include <linux/uio.h>
 

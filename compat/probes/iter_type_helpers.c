@@ -5,6 +5,7 @@
  * Linux 4.20 (commit 00e23707442a, "iov_iter: Use accessor function";
  * ITER_DISCARD from commit 9ea9ce0422a3). Before it: iter->type & ITER_KVEC
  * (see iter_type_field.c).
+ * doc: `iov_iter_is_kvec()`/`_bvec()`/`_discard()` | 4.20 (00e23707442a)
  */
 #include <linux/uio.h>
 

@@ -5,6 +5,7 @@
  * Linux 6.0 (commit fcb14cb1bdac, "new iov_iter flavour - ITER_UBUF");
  * read(2)/write(2) build it since 6.0, single-segment readv/preadv and
  * io_submit requests since 6.4/6.5.
+ * doc: `ITER_UBUF`, `iter_is_ubuf()` | 6.0 (fcb14cb1bdac)
  */
 #include <linux/uio.h>
 

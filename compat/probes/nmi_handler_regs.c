@@ -4,6 +4,8 @@
  * int (*)(unsigned int type, struct pt_regs *regs).
  * Linux 3.2: register_nmi_handler() introduced with this shape
  * (commit c9126b2ee8ad); it is still the stock prototype.
+ * doc: x86 `int (*)(unsigned int, struct pt_regs *)` NMI handlers | 3.2
+ *      (c9126b2ee8ad), still stock
  */
 #include <linux/module.h>
 #include <asm/nmi.h>

@@ -4,6 +4,7 @@
  * unpin_user_page(), the FOLL_PIN calls for memory a device reads or writes
  * by DMA. Linux 5.6 (commit eddb1c228f79, "mm/gup: introduce
  * pin_user_pages*() and FOLL_PIN").
+ * doc: `pin_user_pages_fast()`, `unpin_user_page()` | 5.6 (eddb1c228f79)
  * probe: link
  */
 #include <linux/module.h>

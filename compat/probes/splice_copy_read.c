@@ -6,6 +6,7 @@
  * Linux 6.5 (commit 33b3b041543e, "splice: Add a func to do a splice from
  * an O_DIRECT file without ITER_PIPE"); generic_file_splice_read() was
  * removed in the same release.
+ * doc: `copy_splice_read()` | 6.5 (33b3b041543e)
  */
 #include <linux/fs.h>
 #include <linux/splice.h>

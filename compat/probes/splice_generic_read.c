@@ -6,6 +6,7 @@
  * ("splice: Remove generic_file_splice_read()"), see splice_copy_read.c.
  * Since 5.10 (commit 36e2c7421f02) a file without ->splice_read cannot be
  * spliced from at all.
+ * doc: `generic_file_splice_read()` | – 6.4
  */
 #include <linux/fs.h>
 

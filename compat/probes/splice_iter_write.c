@@ -6,6 +6,7 @@
  * Linux 3.16 (commit 8d0207652cbe, "->splice_write() via ->write_iter()").
  * Since 5.10 (commit 36e2c7421f02) a file without ->splice_write cannot be
  * spliced to.
+ * doc: `iter_file_splice_write()` | 3.16 (8d0207652cbe)
  */
 #include <linux/fs.h>
 
