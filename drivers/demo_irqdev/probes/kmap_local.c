@@ -4,7 +4,6 @@
  * usable in any context (interrupt handlers included) that replaces
  * kmap_atomic(). Linux 5.11 (commit f3ba3c710ac5, "mm/highmem: Provide
  * kmap_local*").
- * doc: `kmap_local_page()` (demo_irqdev's bounce copy) | 5.11 (f3ba3c710ac5)
  */
 #include <linux/highmem.h>
 
