@@ -401,6 +401,7 @@ static const struct path_info {
 	int kind;
 	int segs;	/* 1: one buffer */
 	bool fixed;	/* io_uring registered buffer */
+	int uring_op;	/* K_URING: its IORING_OP_ */
 } paths[] = {
 	[P_WRITE]		= { "write(2)", true, K_SYNC, 1, false },
 	[P_PWRITE]		= { "pwrite(2)", true, K_SYNC, 1, false },
@@ -408,18 +409,18 @@ static const struct path_info {
 	[P_PWRITEV]		= { "pwritev(2)", true, K_SYNC, 4, false },
 	[P_AIO_PWRITE]		= { "io_submit PWRITE", true, K_AIO, 1, false },
 	[P_AIO_PWRITEV]		= { "io_submit PWRITEV", true, K_AIO, 3, false },
-	[P_URING_WRITE]		= { "io_uring WRITE", true, K_URING, 1, false },
-	[P_URING_WRITEV]	= { "io_uring WRITEV", true, K_URING, 2, false },
-	[P_URING_WRITE_FIXED]	= { "io_uring WRITE_FIXED", true, K_URING, 1, true },
+	[P_URING_WRITE]		= { "io_uring WRITE", true, K_URING, 1, false, IORING_OP_WRITE },
+	[P_URING_WRITEV]	= { "io_uring WRITEV", true, K_URING, 2, false, IORING_OP_WRITEV },
+	[P_URING_WRITE_FIXED]	= { "io_uring WRITE_FIXED", true, K_URING, 1, true, IORING_OP_WRITE_FIXED },
 	[P_READ]		= { "read(2)", false, K_SYNC, 1, false },
 	[P_PREAD]		= { "pread(2)", false, K_SYNC, 1, false },
 	[P_READV]		= { "readv(2)", false, K_SYNC, 4, false },
 	[P_PREADV]		= { "preadv(2)", false, K_SYNC, 3, false },
 	[P_AIO_PREAD]		= { "io_submit PREAD", false, K_AIO, 1, false },
 	[P_AIO_PREADV]		= { "io_submit PREADV", false, K_AIO, 3, false },
-	[P_URING_READ]		= { "io_uring READ", false, K_URING, 1, false },
-	[P_URING_READV]		= { "io_uring READV", false, K_URING, 2, false },
-	[P_URING_READ_FIXED]	= { "io_uring READ_FIXED", false, K_URING, 1, true },
+	[P_URING_READ]		= { "io_uring READ", false, K_URING, 1, false, IORING_OP_READ },
+	[P_URING_READV]		= { "io_uring READV", false, K_URING, 2, false, IORING_OP_READV },
+	[P_URING_READ_FIXED]	= { "io_uring READ_FIXED", false, K_URING, 1, true, IORING_OP_READ_FIXED },
 };
 
 /* One file, its aio context and ring, and what the requests cost the device. */
@@ -532,6 +533,26 @@ static long aio_one(io_context_t ctx, struct iocb *cb, bool *refused)
 }
 
 /*
+ * The request @pi names, unsubmitted: in *@cb for io_submit(), or in the
+ * ring's next SQE (IORING_OP_*_FIXED: in the ring's one registered buffer).
+ */
+static void prep_async(struct io *io, const struct path_info *pi, struct iocb *cb,
+		       const struct iovec *v, int n, off_t off)
+{
+	bool one = pi->segs == 1;
+
+	if (pi->kind == K_AIO && one)
+		(pi->write ? io_prep_pwrite : io_prep_pread)(cb, io->fd, v[0].iov_base,
+							     v[0].iov_len, off);
+	else if (pi->kind == K_AIO)
+		(pi->write ? io_prep_pwritev : io_prep_preadv)(cb, io->fd, v, n, off);
+	else
+		io_uring_prep_rw(pi->uring_op, sqe_for(&io->ring, 0), io->fd,
+				 one ? v[0].iov_base : (const void *)v,
+				 one ? v[0].iov_len : (unsigned int)n, off);
+}
+
+/*
  * One request by @p at @off over v[0..n), waited for: bytes or -errno,
  * LONG_MIN when the machinery failed (explained). read/write/readv/writev
  * seek first and check the file position moved by the result. Counts what
@@ -558,37 +579,8 @@ static long xfer(struct io *io, enum path p, const struct iovec *v, int n, off_t
 	case P_PREAD:	r = pread(io->fd, v[0].iov_base, v[0].iov_len, off); break;
 	case P_READV:	r = readv(io->fd, v, n); break;
 	case P_PREADV:	r = preadv(io->fd, v, n, off); break;
-	case P_AIO_PWRITE:
-		io_prep_pwrite(&cb, io->fd, v[0].iov_base, v[0].iov_len, off);
-		break;
-	case P_AIO_PWRITEV:
-		io_prep_pwritev(&cb, io->fd, v, n, off);
-		break;
-	case P_AIO_PREAD:
-		io_prep_pread(&cb, io->fd, v[0].iov_base, v[0].iov_len, off);
-		break;
-	case P_AIO_PREADV:
-		io_prep_preadv(&cb, io->fd, v, n, off);
-		break;
-	case P_URING_WRITE:
-		io_uring_prep_write(sqe_for(&io->ring, 0), io->fd, v[0].iov_base, v[0].iov_len, off);
-		break;
-	case P_URING_WRITEV:
-		io_uring_prep_writev(sqe_for(&io->ring, 0), io->fd, v, n, off);
-		break;
-	case P_URING_WRITE_FIXED:
-		io_uring_prep_write_fixed(sqe_for(&io->ring, 0), io->fd, v[0].iov_base,
-					  v[0].iov_len, off, 0);
-		break;
-	case P_URING_READ:
-		io_uring_prep_read(sqe_for(&io->ring, 0), io->fd, v[0].iov_base, v[0].iov_len, off);
-		break;
-	case P_URING_READV:
-		io_uring_prep_readv(sqe_for(&io->ring, 0), io->fd, v, n, off);
-		break;
-	case P_URING_READ_FIXED:
-		io_uring_prep_read_fixed(sqe_for(&io->ring, 0), io->fd, v[0].iov_base,
-					 v[0].iov_len, off, 0);
+	default:
+		prep_async(io, pi, &cb, v, n, off);
 		break;
 	}
 	if (pi->kind == K_SYNC && r < 0)
