@@ -5,6 +5,8 @@
  * panic (a test boot runs with panic_on_warn=0 for it), so that the
  * harness proves it sees reports that leave the guest running: a WARN, a
  * lockdep circular-dependency report, a SLUB redzone corruption report.
+ * what=int3 executes an int3 no handler claims, the Oops a CPU meets on a
+ * site that text_poke_bp() has finished patching.
  * what=none loads it quietly: the taint it leaves (O, E) must pass.
  * Never part of the demo drivers or of a guest suite.
  */
@@ -18,7 +20,7 @@
 
 static char *what = "";
 module_param(what, charp, 0444);
-MODULE_PARM_DESC(what, "report to provoke: warn, lockdep, slub or none");
+MODULE_PARM_DESC(what, "report to provoke: warn, lockdep, slub, int3 or none");
 
 /*
  * The byte written in the "slub" case: just past a 64-byte kmalloc object,
@@ -75,9 +77,13 @@ static int __init harness_splat_init(void)
 	}
 	if (!strcmp(what, "slub"))
 		return harness_splat_slub();
+	if (!strcmp(what, "int3")) {
+		asm volatile("int3");
+		return 0;
+	}
 	if (!strcmp(what, "none"))
 		return 0;
-	pr_err("what=%s: expected warn, lockdep, slub or none\n", what);
+	pr_err("what=%s: expected warn, lockdep, slub, int3 or none\n", what);
 	return -EINVAL;
 }
 
