@@ -130,7 +130,10 @@
 /**
  * struct aio_compat_async - the shim's part of a request finished later
  * @sgl: the pinned data, one entry per page piece, in request order, for
- *	dma_map_sg(dev, @sgl, @nents, dir) (aio_compat_pin())
+ *	dma_map_sg(dev, @sgl, @nents, dir) (aio_compat_pin()). A chained
+ *	list, built of page-sized pieces as sg_alloc_table() makes them, so
+ *	that no request size needs a large allocation: walk it with
+ *	for_each_sg() or sg_next(), never by index.
  * @nents: entries in @sgl
  * @pinned: bytes @sgl covers
  *
@@ -144,10 +147,11 @@ struct aio_compat_async {
 	struct kiocb *iocb;		/* NULL: a synchronous caller waits */
 	struct completion done;		/* ... here, */
 	ssize_t res;			/* ... for this result */
-	struct page **pages;		/* what aio_compat__unpin() releases */
-	unsigned int nr_pages;
-	unsigned int max_pages;
-	bool unpin;			/* @pages hold FOLL_PIN pins */
+#if AIO_COMPAT_PIN_KIND
+	struct sg_table table;		/* what @sgl is the head of */
+	struct scatterlist *last;	/* the entry filled last */
+#endif
+	bool unpin;			/* each entry's page holds a FOLL_PIN pin */
 };
 
 /**
@@ -179,20 +183,24 @@ static inline void aio_compat_async_init(const struct aio_compat_req *req,
 		init_completion(&a->done);
 }
 
-/* Release the pinned pages and the list; callable in any context. */
+/*
+ * Release the pinned pages and the list; callable in any context (the
+ * list's pieces are kmalloc()ed or whole pages, never vmalloc()ed).
+ */
 static inline void aio_compat__unpin(struct aio_compat_async *a)
 {
 #if AIO_COMPAT_PIN_KIND
+	struct scatterlist *sg;
 	unsigned int k;
 
-	for (k = 0; k < a->nr_pages && a->unpin; k++)
-		unpin_user_page(a->pages[k]);
+	/* One pin per entry: a page in the request twice was pinned twice. */
+	if (a->unpin)
+		for_each_sg(a->sgl, sg, a->nents, k)
+			unpin_user_page(sg_page(sg));
+	sg_free_table(&a->table);
+	a->last = NULL;
 #endif
-	kfree(a->pages);
-	kfree(a->sgl);
-	a->pages = NULL;
 	a->sgl = NULL;
-	a->nr_pages = 0;
 	a->nents = 0;
 }
 
@@ -287,34 +295,50 @@ static inline void aio_compat_set_cancel(const struct aio_compat_req *req,
 }
 
 #if AIO_COMPAT_PIN_KIND
+/*
+ * Pages are pinned this many at a time, into one page-sized array that
+ * lives for one aio_compat_pin() call; the list keeps them after that.
+ */
+#define AIO_COMPAT__PIN_BATCH	(PAGE_SIZE / sizeof(struct page *))
+
+/* Entries of @a's list not filled yet. */
+static inline unsigned int aio_compat__room(const struct aio_compat_async *a)
+{
+	return a->table.orig_nents - a->nents;
+}
+
 /* Add @len bytes of @page from @off to @a's list (each piece in one page). */
 static inline void aio_compat__add_page(struct aio_compat_async *a,
 					struct page *page, size_t off,
 					size_t len)
 {
-	sg_set_page(&a->sgl[a->nents++], page, len, off);
+	a->last = a->last ? sg_next(a->last) : a->sgl;
+	sg_set_page(a->last, page, len, off);
+	a->nents++;
 	a->pinned += len;
 }
 
-/* Room for the pages of @len bytes of @i, and the list over them. */
+/*
+ * The list for @len bytes of @i, an entry per page piece, chained out of
+ * page-sized allocations: a request of any size the VFS lets through
+ * (MAX_RW_COUNT, some 2 GiB: half a million pieces) needs no allocation
+ * above order 0, which could fail under fragmentation or, past
+ * KMALLOC_MAX_SIZE, warn in the page allocator.
+ */
 static inline int aio_compat__pin_alloc(struct aio_compat_async *a,
 					struct iov_iter *i, size_t len)
 {
 	unsigned int n;
+	int ret;
 
 	iov_iter_truncate(i, len);
 	n = iov_iter_npages(i, INT_MAX);
 	if (!n)
 		return -EFAULT;
-	/* Not zeroed: entries are read only once filled, sg_init_table() below. */
-	a->pages = kmalloc_array(n, sizeof(*a->pages), GFP_KERNEL);
-	a->sgl = kmalloc_array(n, sizeof(*a->sgl), GFP_KERNEL);
-	if (!a->pages || !a->sgl) {
-		aio_compat__unpin(a);
-		return -ENOMEM;
-	}
-	sg_init_table(a->sgl, n);
-	a->max_pages = n;
+	ret = sg_alloc_table(&a->table, n, GFP_KERNEL);
+	if (ret)
+		return ret;
+	a->sgl = a->table.sgl;
 	return 0;
 }
 #endif /* AIO_COMPAT_PIN_KIND */
@@ -327,19 +351,21 @@ static inline int aio_compat__pin_alloc(struct aio_compat_async *a,
  */
 static inline ssize_t aio_compat__pin_iter(struct aio_compat_req *req,
 					   struct aio_compat_async *a,
-					   size_t len)
+					   struct page **batch, size_t len)
 {
 	struct iov_iter *i = req->iter;
 	ssize_t err = 0;
 
 	a->unpin = iov_iter_extract_will_pin(i);
-	while (a->pinned < len && a->nr_pages < a->max_pages) {
-		struct page **p = a->pages + a->nr_pages;
+	while (a->pinned < len && aio_compat__room(a)) {
+		unsigned int k = 0;
 		size_t off, left;
 		ssize_t n;
 
-		n = iov_iter_extract_pages(i, &p, len - a->pinned,
-					   a->max_pages - a->nr_pages, 0, &off);
+		n = iov_iter_extract_pages(i, &batch, len - a->pinned,
+					   min_t(unsigned int, aio_compat__room(a),
+						 AIO_COMPAT__PIN_BATCH),
+					   0, &off);
 		if (n <= 0) {
 			err = n ? n : -EFAULT;
 			break;
@@ -347,8 +373,7 @@ static inline ssize_t aio_compat__pin_iter(struct aio_compat_req *req,
 		for (left = n; left; off = 0) {
 			size_t piece = min_t(size_t, left, PAGE_SIZE - off);
 
-			aio_compat__add_page(a, a->pages[a->nr_pages++], off,
-					     piece);
+			aio_compat__add_page(a, batch[k++], off, piece);
 			left -= piece;
 		}
 	}
@@ -357,28 +382,41 @@ static inline ssize_t aio_compat__pin_iter(struct aio_compat_req *req,
 #elif AIO_COMPAT_PIN_KIND == 1
 #include <linux/bvec.h>
 
-/* One user range: pin its pages, list them; short at the first fault. */
+/*
+ * One user range: pin its pages a batch at a time, list them; short at the
+ * first fault. Each pinned page gets exactly one entry (the pages asked
+ * for are those the rest of the range touches), which is how
+ * aio_compat__unpin() finds every pin.
+ */
 static inline ssize_t aio_compat__pin_user(struct aio_compat_async *a,
+					   struct page **batch,
 					   unsigned long addr, size_t len,
 					   unsigned int gup_flags)
 {
-	size_t off = offset_in_page(addr), done = 0;
-	unsigned int want = DIV_ROUND_UP(off + len, PAGE_SIZE), k;
-	int got;
+	size_t done = 0;
 
-	if (want > a->max_pages - a->nr_pages)
-		want = a->max_pages - a->nr_pages;
-	got = pin_user_pages_fast(addr & PAGE_MASK, want, gup_flags,
-				  a->pages + a->nr_pages);
-	if (got <= 0)
-		return got ? got : -EFAULT;
-	for (k = 0; k < (unsigned int)got && done < len; k++, off = 0) {
-		size_t piece = min_t(size_t, len - done, PAGE_SIZE - off);
+	while (done < len && aio_compat__room(a)) {
+		unsigned long start = addr + done;
+		size_t off = offset_in_page(start);
+		unsigned int want = DIV_ROUND_UP(off + (len - done), PAGE_SIZE);
+		unsigned int k;
+		int got;
 
-		aio_compat__add_page(a, a->pages[a->nr_pages + k], off, piece);
-		done += piece;
+		want = min_t(unsigned int, want, aio_compat__room(a));
+		want = min_t(unsigned int, want, AIO_COMPAT__PIN_BATCH);
+		got = pin_user_pages_fast(start & PAGE_MASK, want, gup_flags,
+					  batch);
+		if (got <= 0)
+			return done ? (ssize_t)done : (got ? got : -EFAULT);
+		for (k = 0; k < (unsigned int)got; k++, off = 0) {
+			size_t piece = min_t(size_t, len - done, PAGE_SIZE - off);
+
+			aio_compat__add_page(a, batch[k], off, piece);
+			done += piece;
+		}
+		if ((unsigned int)got < want)
+			break;
 	}
-	a->nr_pages += got;
 	return done;
 }
 
@@ -389,7 +427,7 @@ static inline ssize_t aio_compat__pin_user(struct aio_compat_async *a,
  */
 static inline ssize_t aio_compat__pin_iovec(struct aio_compat_req *req,
 					    struct aio_compat_async *a,
-					    size_t len)
+					    struct page **batch, size_t len)
 {
 	struct iov_iter *i = req->iter;
 	unsigned int gup_flags = req->write ? 0 : FOLL_WRITE;
@@ -401,7 +439,8 @@ static inline ssize_t aio_compat__pin_iovec(struct aio_compat_req *req,
 	a->unpin = true;
 #if defined(IRQAIO_HAVE_ITER_UBUF)
 	if (req->shape == AIO_COMPAT_SHAPE_UBUF)
-		return aio_compat__pin_user(a, (unsigned long)i->ubuf + skip,
+		return aio_compat__pin_user(a, batch,
+					    (unsigned long)i->ubuf + skip,
 					    len, gup_flags);
 #endif
 	iov = aio_compat__iter_iovec(i);
@@ -413,7 +452,8 @@ static inline ssize_t aio_compat__pin_iovec(struct aio_compat_req *req,
 			continue;
 		}
 		want = min_t(size_t, iov[k].iov_len - skip, len - a->pinned);
-		n = aio_compat__pin_user(a, (unsigned long)iov[k].iov_base + skip,
+		n = aio_compat__pin_user(a, batch,
+					 (unsigned long)iov[k].iov_base + skip,
 					 want, gup_flags);
 		if (n < (ssize_t)want)
 			break;
@@ -427,7 +467,7 @@ static inline ssize_t aio_compat__pin_iovec(struct aio_compat_req *req,
 static inline void aio_compat__pin_kaddr(struct aio_compat_async *a,
 					 char *p, size_t len)
 {
-	while (len && a->nents < a->max_pages) {
+	while (len && aio_compat__room(a)) {
 		size_t off = offset_in_page(p);
 		size_t piece = min_t(size_t, len, PAGE_SIZE - off);
 		struct page *page = is_vmalloc_addr(p) ? vmalloc_to_page(p) :
@@ -446,14 +486,14 @@ static inline void aio_compat__pin_kaddr(struct aio_compat_async *a,
  */
 static inline ssize_t aio_compat__pin_iter(struct aio_compat_req *req,
 					   struct aio_compat_async *a,
-					   size_t len)
+					   struct page **batch, size_t len)
 {
 	struct iov_iter *i = req->iter;
 	size_t skip = i->iov_offset;
 	unsigned long k;
 
 	if (req->shape <= AIO_COMPAT_SHAPE_UBUF)
-		return aio_compat__pin_iovec(req, a, len);
+		return aio_compat__pin_iovec(req, a, batch, len);
 	for (k = 0; k < i->nr_segs && a->pinned < len; k++, skip = 0) {
 		size_t want;
 
@@ -466,7 +506,7 @@ static inline ssize_t aio_compat__pin_iter(struct aio_compat_req *req,
 				continue;
 			}
 			want = min_t(size_t, bv->bv_len - skip, len - a->pinned);
-			for (off = bv->bv_offset + skip; want && a->nents < a->max_pages;) {
+			for (off = bv->bv_offset + skip; want && aio_compat__room(a);) {
 				size_t po = off % PAGE_SIZE;
 				size_t piece = min_t(size_t, want, PAGE_SIZE - po);
 
@@ -523,6 +563,8 @@ static inline ssize_t aio_compat_pin(struct aio_compat_req *req,
 				     struct aio_compat_async *a, size_t len)
 {
 	size_t count = iov_iter_count(req->iter);
+	struct page **batch = NULL;
+	struct scatterlist *sg;
 	unsigned int k;
 	ssize_t ret;
 
@@ -531,18 +573,23 @@ static inline ssize_t aio_compat_pin(struct aio_compat_req *req,
 	if (len > count)
 		len = count;
 	ret = aio_compat__pin_alloc(a, req->iter, len);
-	if (!ret)
-		ret = aio_compat__pin_iter(req, a, len);
+	if (!ret) {
+		batch = kmalloc_array(min_t(unsigned int, a->table.orig_nents,
+					    AIO_COMPAT__PIN_BATCH),
+				      sizeof(*batch), GFP_KERNEL);
+		ret = batch ? aio_compat__pin_iter(req, a, batch, len) : -ENOMEM;
+		kfree(batch);
+	}
 	/* Undo the truncation, whether or not pinning advanced the iterator. */
 	iov_iter_reexpand(req->iter, iov_iter_count(req->iter) + (count - len));
 	if (ret <= 0) {
 		aio_compat__unpin(a);
 		return ret ? ret : -EFAULT;
 	}
-	sg_mark_end(&a->sgl[a->nents - 1]);
+	sg_mark_end(a->last);
 	if (!req->write && a->unpin)
-		for (k = 0; k < a->nr_pages; k++)
-			set_page_dirty_lock(a->pages[k]);
+		for_each_sg(a->sgl, sg, a->nents, k)
+			set_page_dirty_lock(sg_page(sg));
 	return ret;
 }
 #endif /* AIO_COMPAT_PIN_KIND */

@@ -293,7 +293,8 @@ build_modules() {
 	rm -f "$out/testmods/"*.ko
 	if [ -d "$src/userspace-tests/kmod" ]; then
 		# shellcheck disable=SC2046 # one argument a word
-		kernel_exec "$k" make -C "$kdir" M="$src/userspace-tests/kmod" W=1 $(kernel_make_args "$k") \
+		kernel_exec "$k" make -C "$kdir" M="$src/userspace-tests/kmod" IRQAIO_TOP="$src" W=1 \
+			$(kernel_make_args "$k") \
 			modules >>"$out/build.log" 2>&1 || {
 			tail -n 40 "$out/build.log" >&2
 			return 1

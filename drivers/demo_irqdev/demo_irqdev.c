@@ -413,12 +413,14 @@ static int demo_irqdev_dma_map(struct demo_irqdev *d, struct demo_irqdev_req *r)
 /* Undo demo_irqdev_dma_map(), also a partial one. Any context. */
 static void demo_irqdev_dma_unmap(struct demo_irqdev *d, struct demo_irqdev_req *r)
 {
+	struct scatterlist *sg;
 	unsigned int i;
 
-	for (i = 0; r->dma && i < r->async.nents; i++)
-		if (r->dma[i] != DMA_MAPPING_ERROR)
-			dma_unmap_page(&d->pdev->dev, r->dma[i], r->async.sgl[i].length,
-				       demo_irqdev_dma_dir(r));
+	if (r->dma)
+		for_each_sg(r->async.sgl, sg, r->async.nents, i)
+			if (r->dma[i] != DMA_MAPPING_ERROR)
+				dma_unmap_page(&d->pdev->dev, r->dma[i], sg->length,
+					       demo_irqdev_dma_dir(r));
 	kfree(r->dma);
 	r->dma = NULL;
 }
