@@ -180,6 +180,10 @@ enum aio_compat_shape {
  * @nowait: the request must not block (IOCB_NOWAIT from RWF_NOWAIT); see
  *	also aio_compat_may_block()
  * @shape: how it arrived; for statistics and tests, never for the data path
+ * @keep_pos: set by the handler: the generated method leaves the file
+ *	position (ki_pos, *ppos) where it was, whatever the result, for a
+ *	device addressed only by lseek() whose read(2) and write(2) never
+ *	move it; false (the default) moves it by the bytes done
  *
  * The remaining members are private to the helper.
  */
@@ -192,6 +196,7 @@ struct aio_compat_req {
 	bool write;
 	bool nowait;
 	enum aio_compat_shape shape;
+	bool keep_pos;
 	/* private: */
 	const struct iovec *iov;	/* BUF and array IOVEC requests */
 	struct iovec one;		/* the wrapped single buffer */
@@ -225,7 +230,8 @@ typedef ssize_t (*aio_compat_seg_fn)(struct aio_compat_req *req,
  *	aio_compat_copy_from_req(), or walk it once with aio_compat_seg_walk()
  *
  * Return: bytes done, or a negative errno. The generated method moves the
- * kiocb's (or *ppos's) position by a positive return value.
+ * kiocb's (or *ppos's) position by a positive return value, unless the
+ * handler set @req->keep_pos.
  */
 typedef ssize_t (*aio_compat_handler_fn)(struct aio_compat_req *req);
 
@@ -406,7 +412,7 @@ static inline ssize_t aio_compat_rw_buf(struct file *file, void __user *buf,
 	req.iter = &iter;
 #endif
 	ret = handler(&req);
-	if (ret > 0)
+	if (ret > 0 && !req.keep_pos)
 		*ppos += ret;
 	return ret;
 }

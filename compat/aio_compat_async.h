@@ -47,9 +47,16 @@
  * the completer (the handler must not touch it: it may be complete and
  * freed already); a synchronous one is freed by the handler after the
  * wait. aio_compat_complete() says which: true when the caller frees.
- * A synchronous wait is uninterruptible: the device holds the caller's
- * pages, so the driver must complete every request in bounded time (and
- * fail its queue when the device goes away).
+ * Once aio_compat_complete() has run for a request, that rule alone
+ * decides: a submit path that completed the request itself (with an
+ * error, say) and also reports the error must still end in
+ * aio_compat_queued(), never in the handler's own error path, or the
+ * request is unpinned and freed twice.
+ * aio_compat_queued() waits uninterruptibly: the driver must complete
+ * every request in bounded time (and fail its queue when the device goes
+ * away). A driver that cannot promise that uses
+ * aio_compat_queued_timeout(), whose wait ends at a timeout or a fatal
+ * signal and hands the request back to be taken off the device.
  */
 #ifndef AIO_COMPAT_ASYNC_H
 #define AIO_COMPAT_ASYNC_H
@@ -261,6 +268,53 @@ static inline ssize_t aio_compat_queued(const struct aio_compat_req *req,
 		return -EIOCBQUEUED;
 	wait_for_completion(&a->done);
 	return a->res;
+}
+
+/**
+ * aio_compat_queued_timeout() - aio_compat_queued(), the wait bounded
+ * @req: the request
+ * @a: the queued request's shim part
+ * @timeout: how long a synchronous caller may wait, in jiffies
+ *
+ * For a driver whose device may never finish a request (a hung card): a
+ * synchronous caller's wait also ends when @timeout has passed or a fatal
+ * signal (SIGKILL) arrives, so that read(2) returns, or its process dies,
+ * in bounded time. An asynchronous caller is not waited for.
+ *
+ * Return: as aio_compat_queued() when the request completed in time.
+ * Otherwise -ETIMEDOUT, or -EINTR for a fatal signal, and the request is
+ * still the device's: take it back (off your queue, or abort the
+ * transfer) and see that aio_compat_complete() runs for it exactly once,
+ * from your completer if it got there first, else from the handler; then
+ * aio_compat_reclaim(), free it and return the error. Until then the
+ * caller's pages stay pinned, so the device may still write them.
+ */
+static inline ssize_t aio_compat_queued_timeout(const struct aio_compat_req *req,
+						struct aio_compat_async *a,
+						unsigned long timeout)
+{
+	long left;
+
+	if (aio_compat_is_async(req))
+		return -EIOCBQUEUED;
+	left = wait_for_completion_killable_timeout(&a->done, timeout);
+	if (left > 0)
+		return a->res;
+	return left ? -EINTR : -ETIMEDOUT;
+}
+
+/**
+ * aio_compat_reclaim() - wait out a request whose bounded wait ended
+ * @a: the request aio_compat_queued_timeout() gave back
+ *
+ * Waits, uninterruptibly, for the one aio_compat_complete() of @a that the
+ * driver has made sure of (after taking @a back from the device, that is
+ * at once, or as soon as a completer already running finishes). Then @a is
+ * unpinned and the handler's to free. May sleep.
+ */
+static inline void aio_compat_reclaim(struct aio_compat_async *a)
+{
+	wait_for_completion(&a->done);
 }
 
 /**
@@ -591,6 +645,36 @@ static inline ssize_t aio_compat_pin(struct aio_compat_req *req,
 		for_each_sg(a->sgl, sg, a->nents, k)
 			set_page_dirty_lock(sg_page(sg));
 	return ret;
+}
+
+/**
+ * aio_compat_pin_aligned() - do the pinned pieces meet a DMA alignment?
+ * @a: a request aio_compat_pin() listed
+ * @align: the alignment the device needs, a power of two
+ * @card: the device address the first byte goes to (0 if none applies)
+ *
+ * After pinning there is no user address to check: what the device
+ * sees is each piece's page offset. A piece starts where the previous one
+ * ended on the card, so each must start at the same offset modulo @align
+ * as its card address, and each but the last end on an @align boundary.
+ * Refuse the request if not: aio_compat_unpin() it and return -EINVAL.
+ *
+ * Return: true if every piece is aligned so.
+ */
+static inline bool aio_compat_pin_aligned(const struct aio_compat_async *a,
+					  unsigned int align, u64 card)
+{
+	struct scatterlist *sg;
+	unsigned int k;
+
+	for_each_sg(a->sgl, sg, a->nents, k) {
+		if ((sg->offset ^ card) & (align - 1))
+			return false;
+		card += sg->length;
+		if (k + 1 < a->nents && (card & (align - 1)))
+			return false;
+	}
+	return true;
 }
 #endif /* AIO_COMPAT_PIN_KIND */
 

@@ -48,7 +48,7 @@ static inline ssize_t aio_compat__readv_method(struct file *file,
 	if (ret)
 		return ret;
 	ret = handler(&req);
-	if (ret > 0)
+	if (ret > 0 && !req.keep_pos)
 		*ppos += ret;
 	return ret;
 }

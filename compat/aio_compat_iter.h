@@ -231,10 +231,14 @@ static inline ssize_t aio_compat_seg_walk(struct aio_compat_req *req,
 	return ret;
 }
 
-/* A positive result moves the file position, as every read_iter does. */
-static inline ssize_t aio_compat__iter_done(struct kiocb *iocb, ssize_t ret)
+/*
+ * A positive result moves the file position, as every read_iter does,
+ * unless the handler asked to keep it (@req->keep_pos).
+ */
+static inline ssize_t aio_compat__iter_done(const struct aio_compat_req *req,
+					    struct kiocb *iocb, ssize_t ret)
 {
-	if (ret > 0)
+	if (ret > 0 && !req->keep_pos)
 		iocb->ki_pos += ret;
 	return ret;
 }
@@ -260,7 +264,7 @@ prefix##_aio_compat_read(struct kiocb *iocb, struct iov_iter *to)	\
 	struct aio_compat_req req;					\
 									\
 	aio_compat__init_iter(&req, iocb, to, false);			\
-	return aio_compat__iter_done(iocb, handler(&req));		\
+	return aio_compat__iter_done(&req, iocb, handler(&req));	\
 }									\
 static ssize_t AIO_COMPAT__FLATTEN					\
 prefix##_aio_compat_write(struct kiocb *iocb, struct iov_iter *from)	\
@@ -268,7 +272,7 @@ prefix##_aio_compat_write(struct kiocb *iocb, struct iov_iter *from)	\
 	struct aio_compat_req req;					\
 									\
 	aio_compat__init_iter(&req, iocb, from, true);			\
-	return aio_compat__iter_done(iocb, handler(&req));		\
+	return aio_compat__iter_done(&req, iocb, handler(&req));	\
 }
 
 /**

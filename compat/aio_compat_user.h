@@ -104,7 +104,7 @@ static inline ssize_t aio_compat__kiocb_call(struct aio_compat_req *req,
 	if (err)
 		return err;
 	ret = handler(req);
-	if (ret > 0)
+	if (ret > 0 && !req->keep_pos)
 		iocb->ki_pos = pos + ret;
 	return ret;
 }

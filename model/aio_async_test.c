@@ -75,6 +75,10 @@ static struct {
 	bool run;			/* may the device start requests */
 	bool stop;			/* the device thread ends */
 	ssize_t error;			/* report this instead of the bytes */
+	unsigned long timeout_ms;	/* not 0: a bounded synchronous wait */
+	bool keep_pos;			/* the handler keeps the file position */
+	bool submit_fails;		/* the submit completes r with error itself */
+	unsigned int taken_back;	/* requests a timed-out wait took back */
 	unsigned int raised;		/* interrupts that took a request */
 	unsigned int done;		/* ... and returned */
 	unsigned int completer_frees;	/* aio_compat_complete() was true */
@@ -191,6 +195,38 @@ static int mdev_cancel(struct kiocb *iocb)
 	return 0;
 }
 
+/* Take @r off the device's queue; false if the device took it first. */
+static bool mdev_take_back(struct mdev_req *r)
+{
+	struct mdev_req **p;
+	bool found = false;
+
+	mdev_lock();
+	for (p = &mdev.head; *p; p = &(*p)->next) {
+		if (*p == r) {
+			*p = r->next;
+			if (!mdev.head || mdev.tail == &r->next)
+				mdev.tail = p;
+			found = true;
+			mdev.taken_back++;
+			break;
+		}
+	}
+	mdev_unlock();
+	return found;
+}
+
+/*
+ * The submit of a driver whose call completes the request itself when it
+ * fails, and also returns the error (as XDMA's nowait submit does).
+ */
+static int mdev_submit_failing(struct mdev_req *r)
+{
+	if (aio_compat_complete(&r->async, r->res))
+		kfree(r);
+	return -EIO;
+}
+
 /* The driver's handler: move the data, queue the report, wait if sync. */
 static ssize_t mdev_rw(struct aio_compat_req *req)
 {
@@ -220,10 +256,36 @@ static ssize_t mdev_rw(struct aio_compat_req *req)
 	else
 		mdev.sync_seen++;
 	r->res = mdev.error ? mdev.error : n ? (ssize_t)n : (len ? -EFAULT : 0);
-	*mdev.tail = r;
-	mdev.tail = &r->next;
-	mdev_unlock();
-	ret = aio_compat_queued(req, &r->async);
+	req->keep_pos = mdev.keep_pos;
+	if (mdev.submit_fails) {
+		mdev_unlock();
+		r->res = -EIO;
+		/*
+		 * The submit completed r and failed: r is handled as queued,
+		 * whatever the submit returned (the rule of the header).
+		 */
+		(void)mdev_submit_failing(r);
+		ret = aio_compat_queued(req, &r->async);
+	} else {
+		unsigned long timeout = mdev.timeout_ms;
+
+		*mdev.tail = r;
+		mdev.tail = &r->next;
+		mdev_unlock();
+		if (!timeout) {
+			ret = aio_compat_queued(req, &r->async);
+		} else {
+			ret = aio_compat_queued_timeout(req, &r->async, timeout);
+			if (ret == -ETIMEDOUT || ret == -EINTR) {
+				/* Ours again: complete it once, whoever gets there. */
+				if (mdev_take_back(r))
+					aio_compat_complete(&r->async, ret);
+				aio_compat_reclaim(&r->async);
+				kfree(r);
+				return ret;
+			}
+		}
+	}
 	if (ret != -EIOCBQUEUED)
 		kfree(r);
 	return ret;
@@ -261,6 +323,10 @@ static void reset(const struct file_operations *fops)
 	mdev_lock();
 	mdev.run = true;
 	mdev.error = 0;
+	mdev.timeout_ms = 0;
+	mdev.keep_pos = false;
+	mdev.submit_fails = false;
+	mdev.taken_back = 0;
 	mdev.raised = 0;
 	mdev.done = 0;
 	mdev.completer_frees = 0;
@@ -450,6 +516,79 @@ KTAP_TEST(async_completion_error, 30)
 	KTAP_EXPECT(model_vfs_rw(&mdev_file, 0, (char *)buf, sizeof(buf), &pos) == -EIO);
 	KTAP_EXPECT(pos == 5 && completions() == 1);
 	KTAP_EXPECT(mdev_wait_done(2));
+	return check_clean();
+}
+
+/*
+ * A bounded synchronous wait on a device that does not run: -ETIMEDOUT
+ * after the timeout, the request taken back and freed by the handler, the
+ * position where it was; the device, run again, finds nothing to complete.
+ * The same wait with the device running returns the bytes.
+ */
+KTAP_TEST(async_sync_wait_times_out, 30)
+{
+	unsigned char buf[32];
+	loff_t pos = 64;
+
+	reset(&mdev_fops);
+	mdev_lock();
+	mdev.timeout_ms = 50;
+	mdev_unlock();
+	mdev_set_run(false);
+	KTAP_EXPECT(model_vfs_rw(&mdev_file, 0, (char *)buf, sizeof(buf), &pos) == -ETIMEDOUT);
+	KTAP_EXPECT(pos == 64 && mdev_read_counter(&mdev.taken_back) == 1);
+	mdev_set_run(true);
+	KTAP_EXPECT(mdev_read_counter(&mdev.raised) == 0 && completions() == 0);
+	mdev_lock();
+	mdev.timeout_ms = 5000;
+	mdev_unlock();
+	KTAP_EXPECT(model_vfs_rw(&mdev_file, 0, (char *)buf, sizeof(buf), &pos) == 32);
+	KTAP_EXPECT(pos == 96 && mdev_wait_done(1));
+	return check_clean();
+}
+
+/* keep_pos: read(2) and write(2) done in full, f_pos not moved. */
+KTAP_TEST(async_keep_pos, 30)
+{
+	const struct file_operations *fops[] = { &mdev_fops, &mdev_buf_fops };
+	unsigned char out[40], in[40];
+	unsigned int k;
+
+	for (k = 0; k < 2; k++) {
+		loff_t pos = 500;
+
+		reset(fops[k]);
+		mdev_lock();
+		mdev.keep_pos = true;
+		mdev_unlock();
+		KTAP_EXPECT(write_pattern(out, sizeof(out), &pos, 30) == 40 && pos == 500);
+		KTAP_EXPECT(model_vfs_rw(&mdev_file, 0, (char *)in, sizeof(in), &pos) == 40);
+		KTAP_EXPECT(pos == 500 && !memcmp(in, out, sizeof(in)));
+		KTAP_EXPECT(mdev_wait_done(2));
+		KTAP_EXPECT(check_clean() == KTAP_PASS);
+	}
+	return KTAP_PASS;
+}
+
+/*
+ * A submit that completes the request with an error and also returns it:
+ * handled as queued, the request is freed once, by whoever
+ * aio_compat_complete() names, for io_submit() and read(2) alike.
+ */
+KTAP_TEST(async_submit_completes_and_fails, 30)
+{
+	struct kiocb kiocb;
+	unsigned char buf[16];
+	loff_t pos = 7;
+
+	reset(&mdev_fops);
+	mdev_lock();
+	mdev.submit_fails = true;
+	mdev_unlock();
+	KTAP_EXPECT(model_io_submit(&kiocb, &mdev_file, IOCB_CMD_PREAD, buf, sizeof(buf), 0) == 0);
+	KTAP_EXPECT(wait_on_sync_kiocb(&kiocb) == -EIO && model_aio_completions(&kiocb) == 1);
+	KTAP_EXPECT(model_vfs_rw(&mdev_file, 0, (char *)buf, sizeof(buf), &pos) == -EIO);
+	KTAP_EXPECT(pos == 7 && completions() == 1);
 	return check_clean();
 }
 

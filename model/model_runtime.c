@@ -66,6 +66,29 @@ void model_wait_take(unsigned int *count)
 	pthread_mutex_unlock(&model_lock);
 }
 
+int model_wait_take_ms(unsigned int *count, unsigned long ms)
+{
+	struct timespec end;
+	int taken = 0;
+
+	clock_gettime(CLOCK_REALTIME, &end);
+	end.tv_sec += ms / 1000;
+	end.tv_nsec += (long)(ms % 1000) * 1000000;
+	if (end.tv_nsec >= 1000000000) {
+		end.tv_sec++;
+		end.tv_nsec -= 1000000000;
+	}
+	pthread_mutex_lock(&model_lock);
+	while (!*count && !pthread_cond_timedwait(&model_cond, &model_lock, &end))
+		;
+	if (*count) {
+		(*count)--;
+		taken = 1;
+	}
+	pthread_mutex_unlock(&model_lock);
+	return taken;
+}
+
 unsigned int model_wait_timeouts(void)
 {
 	unsigned int n;

@@ -9,6 +9,14 @@
  * the bytes pinned, one entry per page piece, and nothing may stay pinned
  * afterwards. The iovecs all point at one buffer, as a program may: a 1 GiB
  * request in a guest of 1 GiB.
+ *
+ * Then the device's modes, each a shape of a real DMA driver: a device
+ * that never completes (a synchronous read(2) returns ETIMEDOUT within
+ * its bound, or dies by SIGKILL, and a late completion finds nothing), a
+ * submit that completes the request with an error and also returns it
+ * (one completion, nothing leaked or freed twice), read(2)/write(2) that
+ * keep the file position, and pieces refused for their DMA alignment
+ * with nothing left pinned.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -18,7 +26,9 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "chardev_test.h"
 #include "kmod/irqaio_pin.h"
@@ -41,8 +51,8 @@ static int pin_stats(int fd, struct irqaio_pin_stats *s)
 	return 0;
 }
 
-/* SEGS iovecs of @seg bytes, each at @skip into one buffer. */
-static struct iovec *pin_iovecs(size_t seg, size_t skip)
+/* @nsegs iovecs of @seg bytes, each at @skip into one buffer. */
+static struct iovec *pin_iovecs(int nsegs, size_t seg, size_t skip)
 {
 	static struct iovec iov[SEGS];
 	char *buf;
@@ -54,7 +64,7 @@ static struct iovec *pin_iovecs(size_t seg, size_t skip)
 		ktap_diag("mmap %zu: %s", seg + skip, strerror(errno));
 		return NULL;
 	}
-	for (k = 0; k < SEGS; k++)
+	for (k = 0; k < nsegs; k++)
 		iov[k] = (struct iovec){ .iov_base = buf + skip, .iov_len = seg };
 	return iov;
 }
@@ -80,14 +90,14 @@ static unsigned long pin_pieces(size_t seg, size_t skip, size_t want)
 }
 
 /*
- * One request of SEGS x @seg bytes at @skip: by io_submit() (@async) or
+ * One request of @nsegs x @seg bytes at @skip: by io_submit() (@async) or
  * readv/writev (@write), expected to move @want bytes; then the list the
  * driver saw and what it still holds.
  */
-static int pin_one(bool async, bool write, size_t seg, size_t skip, size_t want)
+static int pin_n(int nsegs, bool async, bool write, size_t seg, size_t skip, size_t want)
 {
 	struct irqaio_pin_stats before, after;
-	struct iovec *iov = pin_iovecs(seg, skip);
+	struct iovec *iov = pin_iovecs(nsegs, seg, skip);
 	unsigned long pieces = pin_pieces(seg, skip, want);
 	io_context_t ctx;
 	long res;
@@ -101,14 +111,14 @@ static int pin_one(bool async, bool write, size_t seg, size_t skip, size_t want)
 		int submitted;
 
 		if (write)
-			io_prep_pwritev(&cb, fd, iov, SEGS, 0);
+			io_prep_pwritev(&cb, fd, iov, nsegs, 0);
 		else
-			io_prep_preadv(&cb, fd, iov, SEGS, 0);
+			io_prep_preadv(&cb, fd, iov, nsegs, 0);
 		res = ct_aio_submit_wait(ctx, &cb, PIN_WAIT_S, &submitted);
 		if (res == LONG_MIN)
 			ktap_diag("io_submit: %d (%s)", submitted, strerror(-submitted));
 	} else if (ok) {
-		res = write ? writev(fd, iov, SEGS) : readv(fd, iov, SEGS);
+		res = write ? writev(fd, iov, nsegs) : readv(fd, iov, nsegs);
 		if (res < 0)
 			res = -errno;
 	}
@@ -117,7 +127,7 @@ static int pin_one(bool async, bool write, size_t seg, size_t skip, size_t want)
 	munmap((char *)iov[0].iov_base - skip, seg + skip);
 	KTAP_EXPECT(ok, "stats");
 	KTAP_EXPECT(res == (long)want, "%s %s of %d x %zu at +%zu: %ld, want %zu",
-		    async ? "io_submit" : "sync", write ? "write" : "read", SEGS, seg,
+		    async ? "io_submit" : "sync", write ? "write" : "read", nsegs, seg,
 		    skip, res, want);
 	KTAP_EXPECT(after.requests == before.requests + 1 && !after.held,
 		    "requests %llu -> %llu, %llu entries still pinned",
@@ -131,6 +141,11 @@ static int pin_one(bool async, bool write, size_t seg, size_t skip, size_t want)
 		    (unsigned long long)after.last_pinned, pieces, want);
 	ktap_diag("%lu entries, %zu bytes", pieces, want);
 	return KTAP_PASS;
+}
+
+static int pin_one(bool async, bool write, size_t seg, size_t skip, size_t want)
+{
+	return pin_n(SEGS, async, write, seg, skip, want);
 }
 
 KTAP_TEST(load_module, 60)
@@ -161,6 +176,17 @@ KTAP_TEST(sync_read_1gib_unaligned, PIN_WAIT_S)
 	return pin_one(false, false, MIB, 100, SEGS * MIB);
 }
 
+/* One segment of 64 MiB: 16385 pages unaligned, pinned in many batches. */
+KTAP_TEST(sync_read_one_64mib_segment, PIN_WAIT_S)
+{
+	return pin_n(1, false, false, 64 * MIB, 100, 64 * MIB);
+}
+
+KTAP_TEST(async_write_one_64mib_segment, PIN_WAIT_S)
+{
+	return pin_n(1, true, true, 64 * MIB, 0, 64 * MIB);
+}
+
 /* 2 GiB asked for; the VFS clips it to MAX_RW_COUNT: 524287 pieces. */
 KTAP_TEST(async_read_vfs_limit, PIN_WAIT_S)
 {
@@ -170,6 +196,270 @@ KTAP_TEST(async_read_vfs_limit, PIN_WAIT_S)
 KTAP_TEST(sync_write_vfs_limit, PIN_WAIT_S)
 {
 	return pin_one(false, true, 2 * MIB, 0, VFS_MAX);
+}
+
+/* Open the device with the next requests' mode @flags, @timeout_ms, @align. */
+static int pin_open(unsigned int flags, unsigned int timeout_ms, unsigned int align)
+{
+	struct irqaio_pin_mode m = { .flags = flags, .timeout_ms = timeout_ms, .align = align };
+	int fd = open(IRQAIO_PIN_PATH, O_RDWR);
+
+	if (fd < 0) {
+		ktap_diag("open %s: %s", IRQAIO_PIN_PATH, strerror(errno));
+		return -1;
+	}
+	if (ioctl(fd, IRQAIO_PIN_IOC_MODE, &m)) {
+		ktap_diag("IRQAIO_PIN_IOC_MODE: %s", strerror(errno));
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* The device back to its plain mode, every held request completed. */
+static void pin_close(int fd)
+{
+	struct irqaio_pin_mode m = { 0 };
+
+	ioctl(fd, IRQAIO_PIN_IOC_RELEASE);
+	ioctl(fd, IRQAIO_PIN_IOC_MODE, &m);
+	close(fd);
+}
+
+/*
+ * Wait up to KTAP_WAIT_S for child @pid, blocked in a read(2) on @fd, to
+ * end; 0 and its *@status, or -1 (said) after releasing the device so
+ * that the child ends and is reaped anyway.
+ */
+static int pin_reap(int fd, pid_t pid, int *status, const char *what)
+{
+	double t0 = ktap_now();
+
+	while (waitpid(pid, status, WNOHANG) == 0)
+		if (ktap_now() - t0 < KTAP_WAIT_S) {
+			usleep(10000);
+		} else {
+			ioctl(fd, IRQAIO_PIN_IOC_RELEASE);
+			waitpid(pid, status, 0);
+			ktap_diag("%s: the read(2) still waited after %d s", what, KTAP_WAIT_S);
+			return -1;
+		}
+	return 0;
+}
+
+/*
+ * A device that never completes, a synchronous wait bounded at 300 ms:
+ * read(2) fails with ETIMEDOUT, in a child so that a wait that never ends
+ * is seen as such (and the device then released) instead of hanging the
+ * test; the request was taken back, nothing stays pinned, the position
+ * did not move, and releasing the device afterwards finds nothing.
+ */
+KTAP_TEST(sync_wait_times_out, 60)
+{
+	struct irqaio_pin_stats before, after;
+	int fd = pin_open(IRQAIO_PIN_HOLD, 300, 0), status = 0;
+	pid_t pid;
+
+	KTAP_EXPECT(fd >= 0, "open");
+	KTAP_EXPECT(pin_stats(fd, &before) == 0, "stats");
+	pid = fork();
+	if (!pid) {
+		char buf[4096];
+		ssize_t n = read(fd, buf, sizeof(buf));
+
+		_exit(n == -1 && errno == ETIMEDOUT ? 0 : n < 0 ? 2 : 1);
+	}
+	KTAP_EXPECT(pid > 0, "fork: %s", strerror(errno));
+	if (pin_reap(fd, pid, &status, "a 300 ms bound")) {
+		pin_close(fd);
+		return KTAP_FAIL;
+	}
+	KTAP_EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		    "read(2) on a device that never completes: status %#x, want ETIMEDOUT", status);
+	KTAP_EXPECT(ioctl(fd, IRQAIO_PIN_IOC_RELEASE) == 0, "release");
+	KTAP_EXPECT(pin_stats(fd, &after) == 0, "stats");
+	KTAP_EXPECT(lseek(fd, 0, SEEK_CUR) == 0, "the position moved");
+	pin_close(fd);
+	KTAP_EXPECT(after.taken_back == before.taken_back + 1 && after.released == before.released &&
+		    !after.held && after.requests == before.requests + 1,
+		    "taken back %llu, released %llu, held %llu",
+		    (unsigned long long)(after.taken_back - before.taken_back),
+		    (unsigned long long)(after.released - before.released),
+		    (unsigned long long)after.held);
+	return KTAP_PASS;
+}
+
+/* The same wait, bounded at a minute, ends when its process is killed. */
+KTAP_TEST(sync_wait_killed, 60)
+{
+	struct irqaio_pin_stats before, after;
+	int fd = pin_open(IRQAIO_PIN_HOLD, 60000, 0), status = 0;
+	pid_t pid;
+
+	KTAP_EXPECT(fd >= 0, "open");
+	KTAP_EXPECT(pin_stats(fd, &before) == 0, "stats");
+	pid = fork();
+	if (!pid) {
+		char buf[4096];
+
+		_exit(read(fd, buf, sizeof(buf)) < 0 ? 2 : 1);
+	}
+	KTAP_EXPECT(pid > 0, "fork: %s", strerror(errno));
+	if (ktap_wait_syscall(pid, SYS_read)) {
+		pin_close(fd);
+		waitpid(pid, &status, 0);
+		return KTAP_FAIL;
+	}
+	kill(pid, SIGKILL);
+	if (pin_reap(fd, pid, &status, "SIGKILL")) {
+		pin_close(fd);
+		return KTAP_FAIL;
+	}
+	KTAP_EXPECT(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL, "status %#x", status);
+	KTAP_EXPECT(pin_stats(fd, &after) == 0, "stats");
+	pin_close(fd);
+	KTAP_EXPECT(after.taken_back == before.taken_back + 1 && !after.held,
+		    "taken back %llu, held %llu",
+		    (unsigned long long)(after.taken_back - before.taken_back),
+		    (unsigned long long)after.held);
+	return KTAP_PASS;
+}
+
+/*
+ * An io_submit() request on a device that never completes is not waited
+ * for: no event until the device is released, then one, with the bytes.
+ */
+KTAP_TEST(async_held_then_released, 60)
+{
+	struct timespec zero = { 0 }, wait = { .tv_sec = KTAP_WAIT_S };
+	static char buf[8192];
+	struct iocb cb, *cbs[1] = { &cb };
+	struct io_event ev;
+	io_context_t ctx = 0;
+	int fd = pin_open(IRQAIO_PIN_HOLD, 300, 0), n;
+
+	KTAP_EXPECT(fd >= 0, "open");
+	KTAP_EXPECT(io_setup(1, &ctx) == 0, "io_setup");
+	io_prep_pread(&cb, fd, buf, sizeof(buf), 0);
+	n = io_submit(ctx, 1, cbs);
+	if (n != 1) {
+		pin_close(fd);
+		io_destroy(ctx);
+		KTAP_EXPECT(0, "io_submit: %d", n);
+	}
+	n = io_getevents(ctx, 0, 1, &ev, &zero);
+	KTAP_EXPECT(ioctl(fd, IRQAIO_PIN_IOC_RELEASE) == 0, "release");
+	KTAP_EXPECT(io_getevents(ctx, 1, 1, &ev, &wait) == 1, "no event after the release");
+	pin_close(fd);
+	io_destroy(ctx);
+	KTAP_EXPECT(n == 0, "an event before the device finished: %d", n);
+	KTAP_EXPECT(ev.obj == &cb && ev.res == sizeof(buf), "res %lld", (long long)ev.res);
+	return KTAP_PASS;
+}
+
+/*
+ * A submit that completes the request with -EIO itself and also returns
+ * -EIO: io_submit() gets one event with -EIO, read(2) fails with EIO,
+ * and each request is counted, given back and freed once (a second free
+ * is a SLUB or KASAN report, a second completion an aio refcount one).
+ */
+KTAP_TEST(submit_completes_and_fails, 60)
+{
+	struct irqaio_pin_stats before, after;
+	static char buf[4096];
+	struct iocb cb;
+	io_context_t ctx;
+	int fd, submitted, ok;
+	long res;
+	ssize_t n;
+
+	fd = pin_open(IRQAIO_PIN_SUBMIT_FAILS, 0, 0);
+	KTAP_EXPECT(fd >= 0, "open");
+	ctx = 0;
+	if (io_setup(1, &ctx)) {
+		pin_close(fd);
+		KTAP_EXPECT(0, "io_setup");
+	}
+	ok = pin_stats(fd, &before) == 0;
+	io_prep_pread(&cb, fd, buf, sizeof(buf), 0);
+	res = ct_aio_submit_wait(ctx, &cb, KTAP_WAIT_S, &submitted);
+	n = read(fd, buf, sizeof(buf));
+	if (n < 0)
+		n = -errno;
+	ok = ok && pin_stats(fd, &after) == 0;
+	pin_close(fd);
+	io_destroy(ctx);
+	KTAP_EXPECT(ok, "stats");
+	KTAP_EXPECT(res == -EIO, "io_submit's event: %ld, want -EIO", res);
+	KTAP_EXPECT(n == -EIO, "read(2): %zd, want -EIO", n);
+	KTAP_EXPECT(after.requests == before.requests + 2 && !after.held,
+		    "requests %llu, held %llu",
+		    (unsigned long long)(after.requests - before.requests),
+		    (unsigned long long)after.held);
+	return KTAP_PASS;
+}
+
+/* keep_pos: read(2) and write(2) done in full, the position unmoved. */
+KTAP_TEST(keep_pos, 60)
+{
+	static char buf[100];
+	off_t plain, kept;
+	int fd = pin_open(0, 0, 0);
+
+	KTAP_EXPECT(fd >= 0, "open");
+	lseek(fd, 4096, SEEK_SET);
+	KTAP_EXPECT(read(fd, buf, sizeof(buf)) == sizeof(buf), "read: %s", strerror(errno));
+	plain = lseek(fd, 0, SEEK_CUR);
+	pin_close(fd);
+	fd = pin_open(IRQAIO_PIN_KEEP_POS, 0, 0);
+	KTAP_EXPECT(fd >= 0, "open");
+	lseek(fd, 4096, SEEK_SET);
+	KTAP_EXPECT(read(fd, buf, sizeof(buf)) == sizeof(buf), "read: %s", strerror(errno));
+	KTAP_EXPECT(write(fd, buf, sizeof(buf)) == sizeof(buf), "write: %s", strerror(errno));
+	kept = lseek(fd, 0, SEEK_CUR);
+	pin_close(fd);
+	KTAP_EXPECT(plain == 4196, "without keep_pos the position is %lld, want 4196",
+		    (long long)plain);
+	KTAP_EXPECT(kept == 4096, "with keep_pos the position moved to %lld", (long long)kept);
+	return KTAP_PASS;
+}
+
+/*
+ * A DMA alignment of 64 bytes, the card address being the file position:
+ * a piece whose page offset differs from its card address modulo 64, or
+ * one that ends off a boundary before the next, is refused with EINVAL
+ * and nothing stays pinned; the same bytes aligned pass.
+ */
+KTAP_TEST(misaligned_refused, 60)
+{
+	struct irqaio_pin_stats before, after;
+	char *buf = mmap(NULL, 3 * 4096, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	struct iovec split[2];
+	ssize_t ok1, ok2, bad1, bad2, bad3;
+	int fd = pin_open(0, 0, 64);
+
+	KTAP_EXPECT(buf != MAP_FAILED, "mmap");
+	KTAP_EXPECT(fd >= 0, "open");
+	KTAP_EXPECT(pin_stats(fd, &before) == 0, "stats");
+	ok1 = pread(fd, buf, 8192, 0);
+	ok2 = pread(fd, buf + 64, 4096, 64 + 4096);
+	bad1 = pread(fd, buf + 1, 4096, 0) < 0 ? -errno : 0;
+	bad2 = pread(fd, buf, 4096, 32) < 0 ? -errno : 0;
+	split[0] = (struct iovec){ .iov_base = buf, .iov_len = 100 };
+	split[1] = (struct iovec){ .iov_base = buf + 4096, .iov_len = 100 };
+	bad3 = preadv(fd, split, 2, 0) < 0 ? -errno : 0;
+	pin_stats(fd, &after);
+	pin_close(fd);
+	munmap(buf, 3 * 4096);
+	KTAP_EXPECT(ok1 == 8192 && ok2 == 4096, "aligned: %zd, %zd", ok1, ok2);
+	KTAP_EXPECT(bad1 == -EINVAL && bad2 == -EINVAL && bad3 == -EINVAL,
+		    "misaligned: %zd, %zd, %zd, want -EINVAL", bad1, bad2, bad3);
+	KTAP_EXPECT(after.misaligned == before.misaligned + 3 && !after.held,
+		    "refused %llu, held %llu",
+		    (unsigned long long)(after.misaligned - before.misaligned),
+		    (unsigned long long)after.held);
+	return KTAP_PASS;
 }
 
 KTAP_TEST(unload_module, 60)

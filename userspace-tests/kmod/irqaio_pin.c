@@ -6,10 +6,19 @@
  * would, without a device: requests of any size the VFS lets through are
  * pinned and given back in no device time. Reads leave the caller's memory
  * as it was; the tests look at sizes, lists and what stays pinned.
+ *
+ * Its modes (irqaio_pin.h) are the shapes of a real DMA driver the demos
+ * do not have: a device that never completes (held requests, a bounded
+ * synchronous wait, aio_compat_queued_timeout()), a submit that completes
+ * the request with an error and also returns it, a device addressed by
+ * lseek() alone (keep_pos) and a DMA alignment checked on the pinned
+ * pieces (aio_compat_pin_aligned()).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/fs.h>
+#include <linux/jiffies.h>
+#include <linux/list.h>
 #include <linux/miscdevice.h>
 #include <linux/module.h>
 #include <linux/scatterlist.h>
@@ -24,15 +33,21 @@
 #error "irqaio_pin: the shim has no aio_compat_pin() for this tree"
 #endif
 
+#define IRQAIO_PIN_FLAGS	(IRQAIO_PIN_HOLD | IRQAIO_PIN_SUBMIT_FAILS | IRQAIO_PIN_KEEP_POS)
+
 struct irqaio_pin_req {
 	struct aio_compat_async async;
 	struct work_struct work;
+	struct list_head node;		/* on irqaio_pin_held */
 	ssize_t res;
 };
 
 static struct workqueue_struct *irqaio_pin_wq;
+/* Guards the statistics, the mode and the held list. */
 static DEFINE_SPINLOCK(irqaio_pin_lock);
 static struct irqaio_pin_stats irqaio_pin_stats;
+static struct irqaio_pin_mode irqaio_pin_mode;
+static LIST_HEAD(irqaio_pin_held);
 
 /* Walk the list as a driver's dma_map_sg() would; true if it adds up. */
 static bool irqaio_pin_list_ok(const struct aio_compat_async *a)
@@ -45,31 +60,81 @@ static bool irqaio_pin_list_ok(const struct aio_compat_async *a)
 		if (!sg->length || sg->offset + sg->length > PAGE_SIZE)
 			return false;
 		bytes += sg->length;
-		if (sg_is_last(sg) != (k == a->nents - 1))
+		if (!!sg_is_last(sg) != (k == a->nents - 1))
 			return false;
 	}
 	return bytes == a->pinned;
 }
 
+/* The device is done with @r: give it back, complete it once. */
+static void irqaio_pin_finish(struct irqaio_pin_req *r, ssize_t res)
+{
+	spin_lock(&irqaio_pin_lock);
+	irqaio_pin_stats.held -= r->async.nents;
+	irqaio_pin_stats.requests++;
+	spin_unlock(&irqaio_pin_lock);
+	if (aio_compat_complete(&r->async, res))
+		kfree(r);
+}
+
 static void irqaio_pin_complete(struct work_struct *work)
 {
 	struct irqaio_pin_req *r = container_of(work, struct irqaio_pin_req, work);
-	unsigned int nents = r->async.nents;
+
+	irqaio_pin_finish(r, r->res);
+}
+
+/*
+ * Hand @r to the device: queue its completion, or hold it. With
+ * IRQAIO_PIN_SUBMIT_FAILS the submit completes @r with -EIO itself and
+ * also returns -EIO, as some drivers' non-blocking submits do.
+ */
+static int irqaio_pin_submit(struct irqaio_pin_req *r, u32 flags)
+{
+	if (flags & IRQAIO_PIN_SUBMIT_FAILS) {
+		irqaio_pin_finish(r, -EIO);
+		return -EIO;
+	}
+	if (flags & IRQAIO_PIN_HOLD) {
+		spin_lock(&irqaio_pin_lock);
+		list_add_tail(&r->node, &irqaio_pin_held);
+		spin_unlock(&irqaio_pin_lock);
+		return 0;
+	}
+	queue_work(irqaio_pin_wq, &r->work);
+	return 0;
+}
+
+/* Take @r back from the device; false if the device finished it first. */
+static bool irqaio_pin_take_back(struct irqaio_pin_req *r)
+{
+	struct irqaio_pin_req *h;
+	bool found = false;
 
 	spin_lock(&irqaio_pin_lock);
-	irqaio_pin_stats.held -= nents;
-	irqaio_pin_stats.requests++;
+	list_for_each_entry(h, &irqaio_pin_held, node) {
+		if (h == r) {
+			list_del(&r->node);
+			irqaio_pin_stats.taken_back++;
+			found = true;
+			break;
+		}
+	}
 	spin_unlock(&irqaio_pin_lock);
-	if (aio_compat_complete(&r->async, r->res))
-		kfree(r);
+	return found;
 }
 
 static ssize_t irqaio_pin_rw(struct aio_compat_req *req)
 {
+	struct irqaio_pin_mode mode;
 	struct irqaio_pin_req *r;
 	ssize_t ret;
 	bool ok;
 
+	spin_lock(&irqaio_pin_lock);
+	mode = irqaio_pin_mode;
+	spin_unlock(&irqaio_pin_lock);
+	req->keep_pos = mode.flags & IRQAIO_PIN_KEEP_POS;
 	if (!req->count)
 		return 0;
 	r = kzalloc(sizeof(*r), GFP_KERNEL);
@@ -81,17 +146,45 @@ static ssize_t irqaio_pin_rw(struct aio_compat_req *req)
 		kfree(r);
 		return ret;
 	}
+	/* The card address is the file position, as for a DMA engine's. */
+	if (mode.align && !aio_compat_pin_aligned(&r->async, mode.align, req->pos)) {
+		aio_compat_unpin(&r->async);
+		kfree(r);
+		spin_lock(&irqaio_pin_lock);
+		irqaio_pin_stats.misaligned++;
+		spin_unlock(&irqaio_pin_lock);
+		return -EINVAL;
+	}
 	ok = irqaio_pin_list_ok(&r->async);
 	r->res = ret;
 	INIT_WORK(&r->work, irqaio_pin_complete);
+	INIT_LIST_HEAD(&r->node);
 	spin_lock(&irqaio_pin_lock);
 	irqaio_pin_stats.held += r->async.nents;
 	irqaio_pin_stats.bad_lists += !ok;
 	irqaio_pin_stats.last_nents = r->async.nents;
 	irqaio_pin_stats.last_pinned = r->async.pinned;
 	spin_unlock(&irqaio_pin_lock);
-	queue_work(irqaio_pin_wq, &r->work);
-	ret = aio_compat_queued(req, &r->async);
+	/*
+	 * Whatever the submit returns, it has either queued @r or completed
+	 * it: from here on @r is owned as aio_compat_complete() says, and
+	 * this handler's only way out is the shim's wait.
+	 */
+	(void)irqaio_pin_submit(r, mode.flags);
+	if (!mode.timeout_ms) {
+		ret = aio_compat_queued(req, &r->async);
+	} else {
+		ret = aio_compat_queued_timeout(req, &r->async,
+						msecs_to_jiffies(mode.timeout_ms));
+		if (ret == -ETIMEDOUT || ret == -EINTR) {
+			/* Ours again, unless the device finished it meanwhile. */
+			if (irqaio_pin_take_back(r))
+				irqaio_pin_finish(r, ret);
+			aio_compat_reclaim(&r->async);
+			kfree(r);
+			return ret;
+		}
+	}
 	if (ret != -EIOCBQUEUED)
 		kfree(r);
 	return ret;
@@ -99,24 +192,59 @@ static ssize_t irqaio_pin_rw(struct aio_compat_req *req)
 
 AIO_COMPAT_DEFINE_METHODS(irqaio_pin, irqaio_pin_rw);
 
+/* Complete every held request with its bytes. */
+static void irqaio_pin_release(void)
+{
+	struct irqaio_pin_req *r, *tmp;
+	LIST_HEAD(done);
+
+	spin_lock(&irqaio_pin_lock);
+	list_splice_init(&irqaio_pin_held, &done);
+	spin_unlock(&irqaio_pin_lock);
+	list_for_each_entry_safe(r, tmp, &done, node) {
+		list_del(&r->node);
+		spin_lock(&irqaio_pin_lock);
+		irqaio_pin_stats.released++;
+		spin_unlock(&irqaio_pin_lock);
+		irqaio_pin_finish(r, r->res);
+	}
+}
+
 static long irqaio_pin_ioctl(struct file *file, unsigned int cmd,
 			     unsigned long arg)
 {
+	void __user *argp = (void __user *)arg;
 	struct irqaio_pin_stats s;
+	struct irqaio_pin_mode m;
 
-	if (cmd != IRQAIO_PIN_IOC_STATS)
-		return -ENOTTY;
-	spin_lock(&irqaio_pin_lock);
-	s = irqaio_pin_stats;
-	spin_unlock(&irqaio_pin_lock);
-	return copy_to_user((void __user *)arg, &s, sizeof(s)) ? -EFAULT : 0;
+	switch (cmd) {
+	case IRQAIO_PIN_IOC_STATS:
+		spin_lock(&irqaio_pin_lock);
+		s = irqaio_pin_stats;
+		spin_unlock(&irqaio_pin_lock);
+		return copy_to_user(argp, &s, sizeof(s)) ? -EFAULT : 0;
+	case IRQAIO_PIN_IOC_MODE:
+		if (copy_from_user(&m, argp, sizeof(m)))
+			return -EFAULT;
+		if ((m.flags & ~IRQAIO_PIN_FLAGS) || m.pad ||
+		    (m.align & (m.align - 1)) || m.align > PAGE_SIZE)
+			return -EINVAL;
+		spin_lock(&irqaio_pin_lock);
+		irqaio_pin_mode = m;
+		spin_unlock(&irqaio_pin_lock);
+		return 0;
+	case IRQAIO_PIN_IOC_RELEASE:
+		irqaio_pin_release();
+		return 0;
+	}
+	return -ENOTTY;
 }
 
 static const struct file_operations irqaio_pin_fops = {
 	.owner = THIS_MODULE,
 	AIO_COMPAT_FOPS(irqaio_pin),
 	.unlocked_ioctl = irqaio_pin_ioctl,
-	.llseek = noop_llseek,
+	.llseek = default_llseek,
 };
 
 static struct miscdevice irqaio_pin_misc = {
@@ -130,7 +258,7 @@ static int __init irqaio_pin_init(void)
 {
 	int ret;
 
-	irqaio_pin_wq = alloc_workqueue(IRQAIO_PIN_NAME, 0, 0);
+	irqaio_pin_wq = alloc_workqueue(IRQAIO_PIN_NAME, WQ_UNBOUND, 0);
 	if (!irqaio_pin_wq)
 		return -ENOMEM;
 	ret = misc_register(&irqaio_pin_misc);
@@ -142,6 +270,8 @@ static int __init irqaio_pin_init(void)
 static void __exit irqaio_pin_exit(void)
 {
 	misc_deregister(&irqaio_pin_misc);
+	/* Held asynchronous requests hold the file, so none is left here. */
+	WARN_ON(!list_empty(&irqaio_pin_held));
 	/*
 	 * A work item may still be returning from the completion that
 	 * dropped the last file reference: drained here.

@@ -29,4 +29,15 @@ static inline void wait_for_completion(struct completion *x)
 {
 	model_wait_take(&x->done);
 }
+
+/*
+ * At most @timeout jiffies, a model jiffy being a millisecond; no model
+ * thread ever gets a fatal signal. Returns what the kernel's does: 0 at
+ * the timeout, else at least 1.
+ */
+static inline long wait_for_completion_killable_timeout(struct completion *x,
+							 unsigned long timeout)
+{
+	return model_wait_take_ms(&x->done, timeout) ? 1 : 0;
+}
 #endif

@@ -15,6 +15,12 @@
 void model_wake(unsigned int *count);
 /* Sleep until *@count is not 0, then take one from it. */
 void model_wait_take(unsigned int *count);
+/*
+ * Sleep until *@count is not 0, then take one from it and return 1; or
+ * return 0 after @ms milliseconds (a wait that is meant to end so: not
+ * counted as given up).
+ */
+int model_wait_take_ms(unsigned int *count, unsigned long ms);
 /* Waits that gave up so far (each one a bug in what the test drives). */
 unsigned int model_wait_timeouts(void);
 #endif
