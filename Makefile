@@ -75,7 +75,8 @@ harness-timings:
 # Maintainer tools (scripts/; see docs/using-the-shim.md)
 #   make lint                       checkpatch --strict, sparse (C=2), shellcheck
 #   make install-headers DESTDIR=D  compat/ (headers, conftest.sh, probes) + guide
-#   make convert SRC=dir/ [MODE=compat|native] [KDIR=tree]  Coccinelle conversion (docs/convert.md)
+#   make convert SRC=dir/ [MODE=compat|native] [KDIR=tree|KERNEL=row]
+#                                   Coccinelle conversion (docs/convert.md)
 #   make dkms-check [KERNELS=...]   dkms build of dkms.conf against each matrix kernel
 #   make deb                        Debian packages into build/deb (docs/packaging.md)
 #   make docs                       rewrite the docs' tables made from other files
@@ -90,7 +91,8 @@ install-headers:
 
 convert:
 	$(CURDIR)/scripts/convert --mode $(or $(MODE),compat) \
-		$(if $(filter command line environment,$(origin KDIR)),--kdir $(KDIR)) $(SRC)
+		$(if $(filter command line environment,$(origin KDIR)),--kdir $(KDIR)) \
+		$(if $(filter command line environment,$(origin KERNEL)),--kernel $(KERNEL)) $(SRC)
 
 dkms-check:
 	$(CURDIR)/scripts/dkms-check $(KERNELS)

@@ -85,6 +85,7 @@ class Plan:
         self.keep = set(keep)
         self.problems = []
         self.async_plans = {}
+        self.notes = []
         self.f = collections.defaultdict(list)
         for line in facts:
             parts = line.rstrip("\n").split("\t")
@@ -277,6 +278,7 @@ class Plan:
             "skip_fops": sorted(skip_fops),
             "skip_files": sorted(skip_files),
             "async": self.async_plans,
+            "notes": ["%s:%s: %s" % n for n in self.notes],
         }
 
     def async_shape(self, methods, defs, callees, async_in):
@@ -475,6 +477,14 @@ class Plan:
                 shape, why = self.async_shape([fn for fn, _ in asy], defs, callees, async_in)
                 if shape:
                     self.async_plans[fo] = shape
+                    self.notes.append((self.user(fopath), foline,
+                                       "%s's methods queue their completion once per call, and "
+                                       "the segment walk calls them once per segment: the "
+                                       "converted handler refuses an asynchronous request of "
+                                       "more than one segment (io_submit's IOCB_CMD_PREADV/"
+                                       "PWRITEV, io_uring's READV/WRITEV) with -EINVAL, which "
+                                       "the 2.6.18 driver never met; to serve them, walk first "
+                                       "and queue once (docs/convert.md)" % fo))
                 else:
                     for fn, (helper, (p, l, what)) in asy:
                         where = "" if helper == fn else " through %s()" % helper
@@ -742,6 +752,14 @@ def async_cocci(db):
            "virtual compat", "virtual native", ""]
     for fo, a in sorted(db.get("async", {}).items()):
         name, member = a["name"], a["kind"] == "member"
+        # The methods queue once per call; the walk calls them once per
+        # segment, so a vectored asynchronous request would complete after
+        # its first one. Such a request is refused whole instead.
+        prefix = fo[:-5] if fo.endswith("_fops") and len(fo) > 5 else fo
+        out += ["@@", "symbol req;", "expression list es;", "@@",
+                "  static ssize_t %s_aio_compat_rw(struct aio_compat_req *req)" % prefix, "  {",
+                "+ if (aio_compat_is_async(req) && req->nr_segs > 1)", "+ return -EINVAL;",
+                "  return aio_compat_seg_walk(es);", "  }", ""]
         slot = "E->%s" % name if member else name
         aslot = "&E->%s_async" % name if member else "&%s_async" % name
         stores = ", ".join(sorted(a["stores"]))

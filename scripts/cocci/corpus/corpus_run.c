@@ -240,6 +240,31 @@ KTAP_TEST(membuf_async_sync_read_write_served_at_once, 30)
 	return KTAP_PASS;
 }
 
+/*
+ * io_submit() PREADV of two segments: refused whole with -EINVAL. 2.6.18
+ * has no vectored command; the converted driver's methods queue once per
+ * call, so its handler refuses an asynchronous request of more than one
+ * segment rather than queue it with the first and complete it short.
+ */
+KTAP_TEST(membuf_async_io_submit_vectored_refused_whole, 30)
+{
+	struct file f = { .f_op = corpus_membuf_async_fops() };
+	char a[4], b[6];
+	struct iovec iov[2] = { { a, sizeof(a) }, { b, sizeof(b) } };
+	struct kiocb kiocb;
+	long live = model_slab_live();
+	int ret = model_io_submit(&kiocb, &f, IOCB_CMD_PREADV, iov, 2, 0);
+
+	if (ret == 0)	/* the world has the command: the driver answered it */
+		KTAP_EXPECT(model_aio_completions(&kiocb) == 1 && kiocb.model_res == -EINVAL);
+	else
+		KTAP_EXPECT(ret == -EINVAL);
+	flush_scheduled_work();
+	KTAP_EXPECT(ret || model_aio_completions(&kiocb) == 1);
+	KTAP_EXPECT(model_slab_live() == live);
+	return KTAP_PASS;
+}
+
 int main(void)
 {
 	return ktap_main("corpus " MODEL_WORLD);
