@@ -157,8 +157,10 @@ struct aio_compat_async {
 #if AIO_COMPAT_PIN_KIND
 	struct sg_table table;		/* what @sgl is the head of */
 	struct scatterlist *last;	/* the entry filled last */
+	struct aio_compat__redirty *redirty;	/* see aio_compat__release() */
 #endif
 	bool unpin;			/* each entry's page holds a FOLL_PIN pin */
+	bool dirty;			/* ... and the device writes into it */
 };
 
 /**
@@ -190,6 +192,64 @@ static inline void aio_compat_async_init(const struct aio_compat_req *req,
 		init_completion(&a->done);
 }
 
+#if AIO_COMPAT_PIN_KIND
+#include <linux/file.h>
+#include <linux/workqueue.h>
+
+/*
+ * What an asynchronous read's completion hands on when the device wrote
+ * into pages that writeback cleaned meanwhile (a MAP_SHARED file mapping
+ * as the buffer): they must be dirtied again, and set_page_dirty_lock()
+ * sleeps where the completion may run in an interrupt handler. So the
+ * list goes to a work item, as bio_check_pages_dirty() does for the block
+ * layer; it holds the file, and so the driver's module, until it is done.
+ * Allocated when the request is pinned, so that completion cannot fail.
+ */
+struct aio_compat__redirty {
+	struct work_struct work;
+	struct sg_table table;
+	unsigned int nents;
+	struct file *file;
+};
+
+/* Dirty again what writeback cleaned, then unpin; may sleep. */
+static inline void aio_compat__redirty_unpin(struct sg_table *table,
+					     unsigned int nents)
+{
+	struct scatterlist *sg;
+	unsigned int k;
+
+	for_each_sg(table->sgl, sg, nents, k) {
+		if (!PageDirty(sg_page(sg)))
+			set_page_dirty_lock(sg_page(sg));
+		unpin_user_page(sg_page(sg));
+	}
+	sg_free_table(table);
+}
+
+static inline void aio_compat__redirty_work(struct work_struct *work)
+{
+	struct aio_compat__redirty *d =
+		container_of(work, struct aio_compat__redirty, work);
+
+	aio_compat__redirty_unpin(&d->table, d->nents);
+	fput(d->file);
+	kfree(d);
+}
+
+/* Is every page the device wrote still dirty? */
+static inline bool aio_compat__all_dirty(const struct aio_compat_async *a)
+{
+	struct scatterlist *sg;
+	unsigned int k;
+
+	for_each_sg(a->sgl, sg, a->nents, k)
+		if (!PageDirty(sg_page(sg)))
+			return false;
+	return true;
+}
+#endif
+
 /*
  * Release the pinned pages and the list; callable in any context (the
  * list's pieces are kmalloc()ed or whole pages, never vmalloc()ed).
@@ -206,9 +266,59 @@ static inline void aio_compat__unpin(struct aio_compat_async *a)
 			unpin_user_page(sg_page(sg));
 	sg_free_table(&a->table);
 	a->last = NULL;
+	kfree(a->redirty);
+	a->redirty = NULL;
 #endif
 	a->sgl = NULL;
 	a->nents = 0;
+}
+
+/*
+ * A completed request's pages: the block layer's pairing of
+ * bio_set_pages_dirty() (at pinning) with bio_check_pages_dirty() (here).
+ * A read whose pages writeback cleaned during the transfer is dirtied
+ * again where that can sleep: by the synchronous caller after its wait
+ * (aio_compat__settle()), or by a work item for an asynchronous one.
+ * Everything else is unpinned at once. Any context.
+ */
+static inline void aio_compat__release(struct aio_compat_async *a)
+{
+#if AIO_COMPAT_PIN_KIND
+	struct aio_compat__redirty *d = a->redirty;
+
+	if (a->dirty && !aio_compat__all_dirty(a)) {
+		if (!a->iocb)
+			return;		/* aio_compat__settle() will */
+		a->redirty = NULL;
+		d->table = a->table;
+		d->nents = a->nents;
+		d->file = get_file(a->iocb->ki_filp);
+		INIT_WORK(&d->work, aio_compat__redirty_work);
+		schedule_work(&d->work);
+		a->sgl = NULL;
+		a->nents = 0;
+		a->last = NULL;
+		return;
+	}
+#endif
+	aio_compat__unpin(a);
+}
+
+/*
+ * A synchronous caller's completed request, after its wait: what
+ * aio_compat__release() left (pages to dirty again) is done here. May
+ * sleep.
+ */
+static inline void aio_compat__settle(struct aio_compat_async *a)
+{
+#if AIO_COMPAT_PIN_KIND
+	if (a->sgl) {
+		aio_compat__redirty_unpin(&a->table, a->nents);
+		a->sgl = NULL;
+		a->nents = 0;
+		a->last = NULL;
+	}
+#endif
 }
 
 /**
@@ -241,7 +351,7 @@ static inline bool aio_compat_complete(struct aio_compat_async *a, ssize_t res)
 {
 	struct kiocb *iocb = a->iocb;
 
-	aio_compat__unpin(a);
+	aio_compat__release(a);
 	if (!iocb) {
 		a->res = res;
 		complete(&a->done);
@@ -267,6 +377,7 @@ static inline ssize_t aio_compat_queued(const struct aio_compat_req *req,
 	if (aio_compat_is_async(req))
 		return -EIOCBQUEUED;
 	wait_for_completion(&a->done);
+	aio_compat__settle(a);
 	return a->res;
 }
 
@@ -298,8 +409,10 @@ static inline ssize_t aio_compat_queued_timeout(const struct aio_compat_req *req
 	if (aio_compat_is_async(req))
 		return -EIOCBQUEUED;
 	left = wait_for_completion_killable_timeout(&a->done, timeout);
-	if (left > 0)
+	if (left > 0) {
+		aio_compat__settle(a);
 		return a->res;
+	}
 	return left ? -EINTR : -ETIMEDOUT;
 }
 
@@ -315,6 +428,7 @@ static inline ssize_t aio_compat_queued_timeout(const struct aio_compat_req *req
 static inline void aio_compat_reclaim(struct aio_compat_async *a)
 {
 	wait_for_completion(&a->done);
+	aio_compat__settle(a);
 }
 
 /**
@@ -597,10 +711,10 @@ static inline ssize_t aio_compat__pin_iter(struct aio_compat_req *req,
  * Lists the request's memory in @a->sgl, whatever its iterator (user
  * iovecs, ITER_UBUF, io_uring's registered buffers as ITER_BVEC, ITER_KVEC),
  * one entry per page piece, in order, for dma_map_sg(). User memory is
- * pinned (FOLL_PIN; for a read, writable, and dirtied now as
- * bio_set_pages_dirty() does, since completion may run where
- * set_page_dirty_lock() cannot) until aio_compat_complete() or
- * aio_compat_unpin(). Once per request: it consumes the request's
+ * pinned (FOLL_PIN; for a read, writable, dirtied now as
+ * bio_set_pages_dirty() does and, where writeback cleaned one during the
+ * transfer, dirtied again after completion: aio_compat__release()) until
+ * aio_compat_complete() or aio_compat_unpin(). Once per request: it consumes the request's
  * iterator (where the iterator stands afterwards is the tree's pinning
  * call's business: iov_iter_extract_pages() advances it, the 5.6-6.2
  * branch leaves it, as a driver returning -EIOCBQUEUED may), and a handler
@@ -641,7 +755,15 @@ static inline ssize_t aio_compat_pin(struct aio_compat_req *req,
 		return ret ? ret : -EFAULT;
 	}
 	sg_mark_end(a->last);
-	if (!req->write && a->unpin)
+	a->dirty = !req->write && a->unpin;
+	if (a->dirty && a->iocb) {
+		a->redirty = kmalloc(sizeof(*a->redirty), GFP_KERNEL);
+		if (!a->redirty) {
+			aio_compat__unpin(a);
+			return -ENOMEM;
+		}
+	}
+	if (a->dirty)
 		for_each_sg(a->sgl, sg, a->nents, k)
 			set_page_dirty_lock(sg_page(sg));
 	return ret;

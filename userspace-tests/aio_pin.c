@@ -15,8 +15,9 @@
  * its bound, or dies by SIGKILL, and a late completion finds nothing), a
  * submit that completes the request with an error and also returns it
  * (one completion, nothing leaked or freed twice), read(2)/write(2) that
- * keep the file position, and pieces refused for their DMA alignment
- * with nothing left pinned.
+ * keep the file position, pieces refused for their DMA alignment with
+ * nothing left pinned, and a read buffer cleaned during the transfer
+ * dirtied again.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -459,6 +460,107 @@ KTAP_TEST(misaligned_refused, 60)
 		    "refused %llu, held %llu",
 		    (unsigned long long)(after.misaligned - before.misaligned),
 		    (unsigned long long)after.held);
+	return KTAP_PASS;
+}
+
+/*
+ * The dirty bit of the page mapped at @addr, from /proc/self/pagemap and
+ * /proc/kpageflags (KPF_DIRTY, bit 4): 1, 0, or -1 where the kernel has
+ * no page monitoring (CONFIG_PROC_PAGE_MONITOR).
+ */
+static int page_dirty(const void *addr)
+{
+	uint64_t ent = 0, flags = 0;
+	int pm = open("/proc/self/pagemap", O_RDONLY);
+	int kf = open("/proc/kpageflags", O_RDONLY);
+	int ret = -1;
+
+	if (pm >= 0 && kf >= 0 &&
+	    pread(pm, &ent, sizeof(ent), (uintptr_t)addr / 4096 * sizeof(ent)) == sizeof(ent) &&
+	    (ent >> 63) && (ent & ((1ULL << 55) - 1)) &&
+	    pread(kf, &flags, sizeof(flags), (ent & ((1ULL << 55) - 1)) * sizeof(flags)) ==
+	    sizeof(flags))
+		ret = (flags >> 4) & 1;
+	if (pm >= 0)
+		close(pm);
+	if (kf >= 0)
+		close(kf);
+	return ret;
+}
+
+/* Pages of @buf that are not dirty (polling up to @wait_s), or -1. */
+static int pages_clean(const char *buf, int pages, int wait_s)
+{
+	int k, clean, tries = wait_s * 10;
+
+	do {
+		clean = 0;
+		for (k = 0; k < pages; k++) {
+			int d = page_dirty(buf + k * 4096);
+
+			if (d < 0)
+				return -1;
+			clean += !d;
+		}
+		if (!clean || tries-- <= 0)
+			return clean;
+		usleep(100 * 1000);
+	} while (1);
+}
+
+#define CLEAN_PAGES	16
+
+/*
+ * A read into shared memory whose pages writeback cleans during the
+ * transfer (IRQAIO_PIN_CLEAN: the device clears every dirty bit, then
+ * completes with softirqs off): after the read every page is dirty again,
+ * at once for read(2) (its wait dirties them), and soon for io_submit()
+ * (a work item does, as bio_check_pages_dirty() defers it). A shim that
+ * dirtied only at pinning leaves them clean: what the device wrote could
+ * be dropped unsaved.
+ */
+KTAP_TEST(read_redirties_cleaned_pages, 60)
+{
+	struct irqaio_pin_stats before, mid, after;
+	char *buf = mmap(NULL, CLEAN_PAGES * 4096, PROT_READ | PROT_WRITE,
+			 MAP_SHARED | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	ssize_t n = 0;
+	long res = 0;
+	int fd = pin_open(IRQAIO_PIN_CLEAN, 0, 0), submitted = 0;
+	int sync_clean = -1, async_clean = -1;
+	io_context_t ctx = 0;
+	struct iocb cb;
+
+	KTAP_EXPECT(buf != MAP_FAILED, "mmap");
+	KTAP_EXPECT(fd >= 0, "open");
+	KTAP_EXPECT(pin_stats(fd, &before) == 0, "stats");
+	n = pread(fd, buf, CLEAN_PAGES * 4096, 0);
+	sync_clean = pages_clean(buf, CLEAN_PAGES, 0);
+	pin_stats(fd, &mid);
+	if (io_setup(1, &ctx) == 0) {
+		io_prep_pread(&cb, fd, buf, CLEAN_PAGES * 4096, 0);
+		res = ct_aio_submit_wait(ctx, &cb, KTAP_WAIT_S, &submitted);
+		async_clean = pages_clean(buf, CLEAN_PAGES, KTAP_WAIT_S);
+		io_destroy(ctx);
+	}
+	pin_stats(fd, &after);
+	pin_close(fd);
+	munmap(buf, CLEAN_PAGES * 4096);
+	KTAP_EXPECT(n == CLEAN_PAGES * 4096 && res == CLEAN_PAGES * 4096,
+		    "read(2) %zd, io_submit %ld", n, res);
+	KTAP_EXPECT(mid.cleaned == before.cleaned + CLEAN_PAGES &&
+		    after.cleaned == mid.cleaned + CLEAN_PAGES && !after.held,
+		    "cleaned %llu then %llu pages, want %d each; held %llu",
+		    (unsigned long long)(mid.cleaned - before.cleaned),
+		    (unsigned long long)(after.cleaned - mid.cleaned), CLEAN_PAGES,
+		    (unsigned long long)after.held);
+	if (sync_clean < 0 || async_clean < 0) {
+		ktap_diag("no /proc/kpageflags (CONFIG_PROC_PAGE_MONITOR): dirty bits not read");
+		return KTAP_SKIP;
+	}
+	KTAP_EXPECT(!sync_clean, "read(2): %d of %d pages left clean", sync_clean, CLEAN_PAGES);
+	KTAP_EXPECT(!async_clean, "io_submit: %d of %d pages still clean after %d s",
+		    async_clean, CLEAN_PAGES, KTAP_WAIT_S);
 	return KTAP_PASS;
 }
 

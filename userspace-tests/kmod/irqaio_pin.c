@@ -11,16 +11,19 @@
  * do not have: a device that never completes (held requests, a bounded
  * synchronous wait, aio_compat_queued_timeout()), a submit that completes
  * the request with an error and also returns it, a device addressed by
- * lseek() alone (keep_pos) and a DMA alignment checked on the pinned
- * pieces (aio_compat_pin_aligned()).
+ * lseek() alone (keep_pos), a DMA alignment checked on the pinned
+ * pieces (aio_compat_pin_aligned()) and a read buffer that writeback
+ * cleans during the transfer, completed where nothing may sleep.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/bottom_half.h>
 #include <linux/fs.h>
 #include <linux/jiffies.h>
 #include <linux/list.h>
 #include <linux/miscdevice.h>
 #include <linux/module.h>
+#include <linux/pagemap.h>
 #include <linux/scatterlist.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
@@ -33,13 +36,15 @@
 #error "irqaio_pin: the shim has no aio_compat_pin() for this tree"
 #endif
 
-#define IRQAIO_PIN_FLAGS	(IRQAIO_PIN_HOLD | IRQAIO_PIN_SUBMIT_FAILS | IRQAIO_PIN_KEEP_POS)
+#define IRQAIO_PIN_FLAGS	(IRQAIO_PIN_HOLD | IRQAIO_PIN_SUBMIT_FAILS | \
+				 IRQAIO_PIN_KEEP_POS | IRQAIO_PIN_CLEAN)
 
 struct irqaio_pin_req {
 	struct aio_compat_async async;
 	struct work_struct work;
 	struct list_head node;		/* on irqaio_pin_held */
 	ssize_t res;
+	bool clean;			/* IRQAIO_PIN_CLEAN */
 };
 
 static struct workqueue_struct *irqaio_pin_wq;
@@ -77,11 +82,39 @@ static void irqaio_pin_finish(struct irqaio_pin_req *r, ssize_t res)
 		kfree(r);
 }
 
+/*
+ * What writeback does to a MAP_SHARED file page while the device writes
+ * into it: the page is clean when the transfer ends. The shim must dirty
+ * it again, and cannot here: the completion below runs where nothing may
+ * sleep, so it hands that on.
+ */
+static void irqaio_pin_clean(struct irqaio_pin_req *r)
+{
+	struct scatterlist *sg;
+	unsigned int k, n = 0;
+
+	for_each_sg(r->async.sgl, sg, r->async.nents, k) {
+		lock_page(sg_page(sg));
+		n += TestClearPageDirty(sg_page(sg));
+		unlock_page(sg_page(sg));
+	}
+	spin_lock(&irqaio_pin_lock);
+	irqaio_pin_stats.cleaned += n;
+	spin_unlock(&irqaio_pin_lock);
+}
+
 static void irqaio_pin_complete(struct work_struct *work)
 {
 	struct irqaio_pin_req *r = container_of(work, struct irqaio_pin_req, work);
 
+	if (!r->clean) {
+		irqaio_pin_finish(r, r->res);
+		return;
+	}
+	irqaio_pin_clean(r);
+	local_bh_disable();
 	irqaio_pin_finish(r, r->res);
+	local_bh_enable();
 }
 
 /*
@@ -157,6 +190,7 @@ static ssize_t irqaio_pin_rw(struct aio_compat_req *req)
 	}
 	ok = irqaio_pin_list_ok(&r->async);
 	r->res = ret;
+	r->clean = (mode.flags & IRQAIO_PIN_CLEAN) && !req->write;
 	INIT_WORK(&r->work, irqaio_pin_complete);
 	INIT_LIST_HEAD(&r->node);
 	spin_lock(&irqaio_pin_lock);

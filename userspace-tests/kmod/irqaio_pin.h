@@ -5,8 +5,9 @@
  * whole request through aio_compat_pin() and complete it from a work item,
  * with no device time per piece, so that a guest test can pin requests as
  * large as the VFS lets through; and how a driver handles a device that
- * never completes, a submit that fails after completing, the file position
- * and DMA alignment, each by a mode the test sets.
+ * never completes, a submit that fails after completing, the file position,
+ * DMA alignment and pages cleaned during a read, each by a mode the test
+ * sets.
  */
 #ifndef _UAPI_IRQAIO_PIN_H
 #define _UAPI_IRQAIO_PIN_H
@@ -26,6 +27,7 @@ struct irqaio_pin_stats {
 	__u64 taken_back;	/* held requests a timed-out wait took back */
 	__u64 released;		/* held requests IRQAIO_PIN_IOC_RELEASE completed */
 	__u64 misaligned;	/* requests refused for their alignment */
+	__u64 cleaned;		/* pages IRQAIO_PIN_CLEAN found dirty and cleaned */
 };
 
 /* Modes: what the next requests meet (IRQAIO_PIN_IOC_MODE). */
@@ -35,6 +37,12 @@ struct irqaio_pin_stats {
 #define IRQAIO_PIN_SUBMIT_FAILS	2
 /* read(2)/write(2) leave the file position where it was. */
 #define IRQAIO_PIN_KEEP_POS	4
+/*
+ * Writeback cleans the buffer during a read: the device clears its pages'
+ * dirty bits before completing, then completes with softirqs off, where
+ * nothing may sleep (a timer's or a tasklet's completion).
+ */
+#define IRQAIO_PIN_CLEAN	8
 
 struct irqaio_pin_mode {
 	__u32 flags;		/* IRQAIO_PIN_*, others must be 0 */
