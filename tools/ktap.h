@@ -436,4 +436,35 @@ ktap_setup_failed(const char *suite, const char *fmt, ...)
 
 #define KTAP_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/*
+ * A test in steps over a fixture, as kselftest_harness.h's FIXTURE_SETUP()
+ * and FIXTURE_TEARDOWN(): each step is a function of the test's own state
+ * (@state), KTAP_PASS or what failed.
+ */
+typedef int (*ktap_step)(void *state);
+
+/*
+ * Run @setup, then @steps in order until one does not pass, then
+ * @teardown whenever @setup passed, whatever the steps returned: a failed
+ * step never leaves its device, context or mapping to the next test, where
+ * one failure would show as several. @setup undoes what it did itself
+ * when it fails.
+ *
+ * Return: the first result that is not KTAP_PASS (setup's, a step's, or
+ * then teardown's), else KTAP_PASS.
+ */
+static inline int ktap_run_fixture(ktap_step setup, const ktap_step *steps,
+				   size_t n, ktap_step teardown, void *state)
+{
+	int r = setup(state), t;
+	size_t k;
+
+	if (r != KTAP_PASS)
+		return r;
+	for (k = 0; r == KTAP_PASS && k < n; k++)
+		r = steps[k](state);
+	t = teardown(state);
+	return r != KTAP_PASS ? r : t;
+}
+
 #endif /* IRQAIO_KTAP_H */

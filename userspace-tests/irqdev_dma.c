@@ -1189,23 +1189,6 @@ KTAP_TEST(depth_64, 120)
 	return KTAP_PASS;
 }
 
-/*
- * A step of a test in steps: a function on the test's state (@state, a
- * struct of the test's own), KTAP_PASS or what failed.
- */
-typedef int (*test_step)(void *state);
-
-/* Run @n steps in order on @state until one does not pass: its result. */
-static int run_steps(const test_step *steps, size_t n, void *state)
-{
-	int r = KTAP_PASS;
-	size_t k;
-
-	for (k = 0; r == KTAP_PASS && k < n; k++)
-		r = steps[k](state);
-	return r;
-}
-
 /* Close the device @fd with the aio context @ctx and the ring @ring on it. */
 static void close_with_rings(int fd, io_context_t ctx, struct io_uring *ring)
 {
@@ -1439,13 +1422,12 @@ static int cancel_costs(void *state)
 
 KTAP_TEST(cancel_queued, 60)
 {
-	static const test_step steps[] = {
-		cancel_setup, cancel_submit_and_cancel, cancel_reap, cancel_results, cancel_costs,
-		cancel_teardown,
+	static const ktap_step steps[] = {
+		cancel_submit_and_cancel, cancel_reap, cancel_results, cancel_costs,
 	};
 	static struct cancel t;
 
-	return run_steps(steps, KTAP_ARRAY_SIZE(steps), &t);
+	return ktap_run_fixture(cancel_setup, steps, KTAP_ARRAY_SIZE(steps), cancel_teardown, &t);
 }
 
 /* What the steps of nowait_busy share. */
@@ -1653,13 +1635,12 @@ static int nowait_idle_served(void *state)
  */
 KTAP_TEST(nowait_busy, 60)
 {
-	static const test_step steps[] = {
-		nowait_setup, nowait_make_busy, nowait_refused, nowait_refusals_cost,
-		nowait_idle_served, nowait_teardown,
+	static const ktap_step steps[] = {
+		nowait_make_busy, nowait_refused, nowait_refusals_cost, nowait_idle_served,
 	};
 	static struct nowait t;
 
-	return run_steps(steps, KTAP_ARRAY_SIZE(steps), &t);
+	return ktap_run_fixture(nowait_setup, steps, KTAP_ARRAY_SIZE(steps), nowait_teardown, &t);
 }
 
 /* A system call that must fail with @err. */
@@ -1965,14 +1946,15 @@ static int bad_input_edges_cost(void *state)
 
 KTAP_TEST(bad_input, 60)
 {
-	static const test_step steps[] = {
-		bad_input_setup, bad_input_sync, bad_input_aio, bad_input_uring_and_empty,
+	static const ktap_step steps[] = {
+		bad_input_sync, bad_input_aio, bad_input_uring_and_empty,
 		bad_input_nothing_moved, bad_input_fault_edges, bad_input_end_sync,
-		bad_input_end_async, bad_input_edges_cost, bad_input_teardown,
+		bad_input_end_async, bad_input_edges_cost,
 	};
 	static struct bad_input t;
 
-	return run_steps(steps, KTAP_ARRAY_SIZE(steps), &t);
+	return ktap_run_fixture(bad_input_setup, steps, KTAP_ARRAY_SIZE(steps),
+				bad_input_teardown, &t);
 }
 
 /* DMA_HOLD from a child without CAP_SYS_ADMIN: 0 when refused with EPERM. */
