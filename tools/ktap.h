@@ -36,6 +36,7 @@
 #define IRQAIO_KTAP_H
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <unistd.h>
 #ifndef MODEL_WORLD
@@ -435,6 +436,20 @@ ktap_setup_failed(const char *suite, const char *fmt, ...)
 }
 
 #define KTAP_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/*
+ * The tests' one seeded generator, splitmix64: small, fast, and the same
+ * sequence from the same seed on every machine, so that a failure a seed
+ * found can be run again. @state is the seed, then the generator's state.
+ */
+static inline uint64_t ktap_rand(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
 
 /*
  * A test in steps over a fixture, as kselftest_harness.h's FIXTURE_SETUP()

@@ -32,18 +32,17 @@ struct worker {
 	int id;
 	int fd;
 	int failed;
-	unsigned int seed;
+	uint64_t seed;
 	char why[160];
 };
 
-static unsigned int rnd(unsigned int *s)
+static unsigned int rnd(uint64_t *s)
 {
-	*s = *s * 1103515245u + 12345u;
-	return (*s >> 8) & 0xffffff;
+	return (unsigned int)(ktap_rand(s) >> 40);
 }
 
 /* Split [buf, buf+len) into 1-8 random segments (some empty). */
-static int split(unsigned int *s, unsigned char *buf, size_t len, struct iovec *v)
+static int split(uint64_t *s, unsigned char *buf, size_t len, struct iovec *v)
 {
 	int n = 1 + rnd(s) % 8, k;
 	size_t at = 0;

@@ -84,18 +84,14 @@ static unsigned char *scratch_end;	/* first byte of the guard page */
 static struct iovec *edge_iov;		/* iovec slots that run into a PROT_NONE page */
 static size_t edge_iov_slots;
 
-/* splitmix64: small, fast, and the same sequence on every machine. */
+/* ktap_rand()'s state: the same sequence from the same seed everywhere. */
 static uint64_t rng;
 /* A tame batch is mostly well-formed, so that requests reach the driver. */
 static int tame;
 
 static uint64_t rnd(void)
 {
-	uint64_t z = (rng += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
+	return ktap_rand(&rng);
 }
 
 static uint64_t rnd_below(uint64_t n)

@@ -52,6 +52,7 @@
 #include <irqaio/demo_irqdev.h>
 #include "irqdev_test.h"
 #include "kio_test.h"
+#include "module_test.h"
 #include "uring_test.h"
 #include <ktap.h>
 
@@ -2860,22 +2861,6 @@ KTAP_TEST(unbind_in_flight, 120)
 	io_destroy(ctx);
 	close(fd);
 	return KTAP_PASS;
-}
-
-/* Whether /proc/modules lists @name. */
-static bool module_loaded(const char *name)
-{
-	char line[256];
-	size_t len = strlen(name);
-	bool found = false;
-	FILE *f = fopen("/proc/modules", "r");
-
-	if (!f)
-		return false;
-	while (!found && fgets(line, sizeof(line), f))
-		found = !strncmp(line, name, len) && line[len] == ' ';
-	fclose(f);
-	return found;
 }
 
 /*
