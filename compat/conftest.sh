@@ -47,7 +47,8 @@ while [ $# -gt 0 ]; do
 	--probes) probe_dirs+=("$2"); shift 2 ;;
 	--cache) cache=$2; shift 2 ;;
 	--) shift; toolchain=("$@"); break ;;
-	*) echo "conftest.sh: unknown argument $1" >&2; exit 2 ;;
+	-h|--help) sed -n '3,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+	*) echo "conftest.sh: unknown argument $1 (conftest.sh --help)" >&2; exit 2 ;;
 	esac
 done
 if [ -z "$mode" ] || [ -z "$out" ]; then
