@@ -714,13 +714,13 @@ static inline ssize_t aio_compat__pin_iter(struct aio_compat_req *req,
  * pinned (FOLL_PIN; for a read, writable, dirtied now as
  * bio_set_pages_dirty() does and, where writeback cleaned one during the
  * transfer, dirtied again after completion: aio_compat__release()) until
- * aio_compat_complete() or aio_compat_unpin(). Once per request: it consumes the request's
- * iterator (where the iterator stands afterwards is the tree's pinning
- * call's business: iov_iter_extract_pages() advances it, the 5.6-6.2
- * branch leaves it, as a driver returning -EIOCBQUEUED may), and a handler
- * uses this or the copy API on a request, not both. req->pos stays the
- * request's file offset (where the device transfers). May sleep (page
- * faults).
+ * aio_compat_complete() or aio_compat_unpin(). Once per request: it
+ * consumes the request's iterator (where the iterator stands afterwards
+ * is the tree's pinning call's business: iov_iter_extract_pages()
+ * advances it, the 5.6-6.2 branch leaves it, as a driver returning
+ * -EIOCBQUEUED may), and a handler uses this or the copy API on a
+ * request, not both. req->pos stays the request's file offset (where
+ * the device transfers). May sleep (page faults).
  *
  * Return: the bytes pinned (less than @len at a fault: a short request, as
  * for O_DIRECT), or a negative errno with nothing held: -EFAULT for memory
