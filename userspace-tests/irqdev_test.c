@@ -121,10 +121,18 @@ KTAP_TEST(irq_regs_kernel_mode, 30)
 	KTAP_EXPECT(get_stats(fd, &b) == 0, "stats");
 	KTAP_EXPECT(b.regs_null == a.regs_null, "irq_compat_regs() was NULL %llu times",
 		    (unsigned long long)(b.regs_null - a.regs_null));
-	KTAP_EXPECT(b.regs_user == a.regs_user, "user mode reported %llu times",
+	/*
+	 * An interrupt may land on the other CPU while some other process's
+	 * user code runs there (seen once, with the host loaded by two busy
+	 * loops): a few, never most. Registers not passed through
+	 * (NULL above) or taken from the sleeping task (user mode on every
+	 * interrupt) still fail.
+	 */
+	KTAP_EXPECT(b.regs_user - a.regs_user <= 10 &&
+		    b.regs_kernel - a.regs_kernel + (b.regs_user - a.regs_user) == 200,
+		    "kernel mode %llu and user mode %llu of 200",
+		    (unsigned long long)(b.regs_kernel - a.regs_kernel),
 		    (unsigned long long)(b.regs_user - a.regs_user));
-	KTAP_EXPECT(b.regs_kernel - a.regs_kernel == 200, "kernel mode %llu of 200",
-		    (unsigned long long)(b.regs_kernel - a.regs_kernel));
 	/* Asked to stay in hard-IRQ context, so real registers on every row. */
 	KTAP_EXPECT(b.irq_no_thread == 1, "handler requested without IRQF_NO_THREAD");
 	KTAP_EXPECT(b.irq_in_thread == a.irq_in_thread, "handler ran in a thread %llu times (%s)",
