@@ -81,6 +81,15 @@ class Document:
         self.plan_reason = None
         self.plan_lineno = None
         self.results = []
+        self.comments = []      # "#" lines not followed by a result here
+        self.other = 0          # lines that are neither KTAP nor "#"
+
+    def only_comments(self):
+        """Whether this is no document at all, only "#" lines: what a
+        program that prints no KTAP shows once its output is commented
+        (a leaf judged by its exit status), which KTAP allows anywhere."""
+        return (self.version is None and self.plan is None and not self.results
+                and not self.other)
 
 
 class Leaf:
@@ -195,12 +204,17 @@ def _parse_doc(items, i, indent, report, split=False):
         if m:
             res = Result(lineno, m.group(1) == "ok", int(m.group(2)),
                          (m.group(3) or "").strip(), m.group(4))
+            if nested is not None and nested.only_comments():
+                diag, nested = nested.comments + diag, None
             res.children, nested = nested, None
             res.diag, diag = diag, []
             doc.results.append(res)
             continue
         # Diagnostics ("# ...") and anything else a program printed.
         diag.append(text)
+        if not text.startswith("#"):
+            doc.other += 1
+    doc.comments = diag
     if nested is not None:
         report.error(nested.lineno, "nested results with no result line for their parent")
     return doc, i
@@ -455,6 +469,11 @@ SELFTESTS = [
     ("skipped_number_refused", False, "KTAP version 1\n1..2\nok 1 a\nok 3 b\n"),
     ("duplicate_name_refused", False, "KTAP version 1\n1..2\nok 1 a\nok 2 a\n"),
     ("missing_plan_refused", False, "KTAP version 1\nok 1 a\n"),
+    # A program that printed no KTAP, its output commented: one leaf.
+    ("commented_output_is_leaf", True,
+     "KTAP version 1\n1..1\n" + _subtests("# hello\n# ok 1 not a result\n") + "ok 1 prog\n"),
+    ("uncommented_output_refused", False,
+     "KTAP version 1\n1..1\n" + _subtests("hello\n") + "ok 1 prog\n"),
     ("nested_missing_plan_refused", False,
      "KTAP version 1\n1..1\n" + _subtests("KTAP version 1\nok 1 a\n") + "ok 1 prog\n"),
     ("missing_version_refused", False, "1..1\nok 1 a\n"),
