@@ -23,7 +23,11 @@
 #                                         build version, exports and compiler)
 #                                         and take it from there when they
 #                                         recur: for harnesses and CI that
-#                                         build from fresh checkouts
+#                                         build from fresh checkouts;
+#                                         IRQAIO_PROBE_CACHE in the
+#                                         environment means the same, for a
+#                                         driver's Makefile that does not
+#                                         pass it (irqaio-matrix sets it)
 #
 # Each probe NAME.c that compiles defines IRQAIO_HAVE_<NAME>. A probe that
 # says "probe: link" also defines IRQAIO_HAVE_<NAME>_EXPORTED when every
@@ -36,7 +40,7 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-mode="" target="" out="" cache=""
+mode="" target="" out="" cache=${IRQAIO_PROBE_CACHE:-}
 toolchain=()
 probe_dirs=("$here/probes")
 while [ $# -gt 0 ]; do
