@@ -210,14 +210,14 @@ apt_candidate() {
 }
 
 # source_extract NAME STRIP PATTERN...: files of Debian's kernel source
-# package (the source of the patched-6.1 row, whose tree the core patch
-# and the host tools come from), extracted once per package version into
+# package (the source of the row whose role is "patched", whose tree the
+# core patch and the host tools come from), extracted once per package version into
 # $IRQAIO_CACHE/tools/NAME-VERSION (tar --strip-components=STRIP), which it
 # prints. A half-done extraction is never published.
 source_extract() {
 	local name=$1 strip=$2 pkg tarball version dir tmp
 	shift 2
-	pkg=$("$MATRIX" get patched-6.1 source) || return 1
+	pkg=$("$MATRIX" get "$("$MATRIX" role patched)" source) || return 1
 	ensure_packages "$pkg"
 	tarball=$(dpkg -L "$pkg" | grep -m1 '^/usr/src/linux-source-.*\.tar\.xz$') ||
 		die "$pkg: no /usr/src/linux-source-*.tar.xz in the package"

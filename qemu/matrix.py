@@ -5,6 +5,7 @@
   matrix.py names [--all]     kernels make check runs, in order (--all: every row)
   matrix.py default           the kernel a command means when none is named
   matrix.py coverage          the kernel whose boot measures coverage
+  matrix.py role ROLE         the one kernel that plays ROLE (ROLES below)
   matrix.py get NAME KEY      one value (a list prints one item a line)
   matrix.py facts NAME        the guest's expectations, key=value lines
   matrix.py distinct NAME...  one kernel per distinct set of API facts (the
@@ -36,12 +37,17 @@ REQUIRED = {
 }
 COMMON = ("check", "proves", "from")
 OPTIONAL = ("target", "series", "make_args", "append", "expect", "kcfi_control", "default",
-            "packages", "coverage")
+            "packages", "coverage", "roles")
 BOOLS = ("check", "kcfi_control", "default", "packages", "coverage")
 # A source row may name the suites its source package comes from (private
 # apt state, like a Debian row); without them the machine's apt installs it.
 SOURCE_OPTIONAL = ("suites", "security")
-LISTS = ("make_args", "append") + SOURCE_OPTIONAL
+LISTS = ("make_args", "append", "roles") + SOURCE_OPTIONAL
+# What code asks the table for by role, not by name; one row plays each.
+ROLES = {
+    "sanitizer": "the row whose kernel reports what our code gets wrong (KASAN, lockdep...)",
+    "patched": "the row built from Debian's kernel source with core-patch/ applied",
+}
 FACTS = {
     "nmi_handler": ("regs", "noregs"),
     "legacy_io_submit": ("einval", "served"),
@@ -116,6 +122,16 @@ def validate(table):
     if len(defaults) != 1 or not table[defaults[0]].get("check"):
         problems.append("qemu/matrix.toml: exactly one row that make check runs must say "
                         f"default = true (found: {' '.join(defaults) or 'none'})")
+    for role in ROLES:
+        players = [n for n, r in table.items() if role in r.get("roles", [])]
+        if len(players) != 1:
+            problems.append(f"qemu/matrix.toml: exactly one row must say roles = [\"{role}\"] "
+                            f"({ROLES[role]}; found: {' '.join(players) or 'none'})")
+    for n, r in table.items():
+        for role in r.get("roles", []):
+            if role not in ROLES:
+                problems.append(f"qemu/matrix.toml: [{n}]: unknown role '{role}' "
+                                f"(ROLES in qemu/matrix.py: {' '.join(ROLES)})")
     covered = [n for n, r in table.items() if r.get("coverage") is True]
     if len(covered) != 1 or table[covered[0]].get("from") != "source" \
             or not table[covered[0]].get("check"):
@@ -155,6 +171,12 @@ def default():
 
 def coverage():
     return next(n for n, r in rows().items() if r.get("coverage") is True)
+
+
+def role(name):
+    if name not in ROLES:
+        raise MatrixError(f"qemu/matrix.py: no role '{name}'; known: {' '.join(ROLES)}")
+    return next(n for n, r in rows().items() if name in r.get("roles", []))
 
 
 def facts(name):
@@ -213,6 +235,8 @@ def main(argv):
             print(" ".join(names(all_rows="--all" in args)))
         elif cmd == "default":
             print(default())
+        elif cmd == "role" and len(args) == 1:
+            print(role(args[0]))
         elif cmd == "coverage":
             print(coverage())
         elif cmd == "get" and len(args) == 2:
