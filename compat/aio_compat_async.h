@@ -250,6 +250,16 @@ static inline bool aio_compat__all_dirty(const struct aio_compat_async *a)
 }
 #endif
 
+/* The request holds no list any more (it was freed or handed on). */
+static inline void aio_compat__forget_list(struct aio_compat_async *a)
+{
+#if AIO_COMPAT_PIN_KIND
+	a->last = NULL;
+#endif
+	a->sgl = NULL;
+	a->nents = 0;
+}
+
 /*
  * Release the pinned pages and the list; callable in any context (the
  * list's pieces are kmalloc()ed or whole pages, never vmalloc()ed).
@@ -265,12 +275,10 @@ static inline void aio_compat__unpin(struct aio_compat_async *a)
 		for_each_sg(a->sgl, sg, a->nents, k)
 			unpin_user_page(sg_page(sg));
 	sg_free_table(&a->table);
-	a->last = NULL;
 	kfree(a->redirty);
 	a->redirty = NULL;
 #endif
-	a->sgl = NULL;
-	a->nents = 0;
+	aio_compat__forget_list(a);
 }
 
 /*
@@ -295,9 +303,7 @@ static inline void aio_compat__release(struct aio_compat_async *a)
 		d->file = get_file(a->iocb->ki_filp);
 		INIT_WORK(&d->work, aio_compat__redirty_work);
 		schedule_work(&d->work);
-		a->sgl = NULL;
-		a->nents = 0;
-		a->last = NULL;
+		aio_compat__forget_list(a);
 		return;
 	}
 #endif
@@ -314,9 +320,7 @@ static inline void aio_compat__settle(struct aio_compat_async *a)
 #if AIO_COMPAT_PIN_KIND
 	if (a->sgl) {
 		aio_compat__redirty_unpin(&a->table, a->nents);
-		a->sgl = NULL;
-		a->nents = 0;
-		a->last = NULL;
+		aio_compat__forget_list(a);
 	}
 #endif
 }
