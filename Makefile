@@ -73,7 +73,7 @@ harness-timings:
 .PHONY: all modules features clean check run shell model-check mutants bench harness-timings
 
 # Maintainer tools (scripts/; see docs/using-the-shim.md)
-#   make lint                       checkpatch --strict, sparse (C=2), shellcheck
+#   make lint                       scripts/lint (its header lists the checks)
 #   make install-headers DESTDIR=D  compat/ (headers, conftest.sh, probes) + guide
 #   make convert SRC=dir/ [MODE=compat|native] [KDIR=tree|KERNEL=row]
 #                                   Coccinelle conversion (docs/convert.md)
