@@ -114,6 +114,7 @@ def load(path):
                 sizes.setdefault(p[1], {})[p[2]] = tuple(int(x) for x in p[3:6])
     return bench, boots, checks, notes, insn, configs, loads, sizes
 
+
 # Each shim driver against the native one it is measured with.
 SIZE_PAIRS = (("bench_shimcopy_chardev", "bench_native_chardev",
                "shim, copy API: one handler, both methods generated"),
@@ -606,30 +607,31 @@ def goals(bench, out, insn_rows):
         def get(case, n, i):
             v = r.get((case, n))
             return v[i] if v else None
-        for d, vec, tmpfs, sep in (("read", "chardev_preadv", "tmpfs_preadv", "chardev_pread_sep"),
-                                    ("write", "chardev_pwritev", "tmpfs_pwritev",
-                                     "chardev_pwrite_sep")):
+        for d, vec, tmpfs, sep in (("read", "chardev_preadv", "tmpfs_preadv",
+                                    "chardev_pread_sep"),
+                                   ("write", "chardev_pwritev", "tmpfs_pwritev",
+                                    "chardev_pwrite_sep")):
             rs = [(n, ratio(get(vec, n, 1), get(tmpfs, n, 1))) for n in (4, 16, 64)]
             rs = [(n, x) for n, x in rs if x is not None]
             if rs:
                 ok = all(x >= GOAL_TMPFS for _, x in rs)
                 figs = ", ".join(f"{n * 4} KiB {x:.2f}" for n, x in rs)
-                out.append(f"| demo_chardev >= {GOAL_TMPFS} of tmpfs at >= 16 KiB ({d}s, wall-clock) | {k} | "
-                           f"{figs} | {verdict(ok)} |")
+                out.append(f"| demo_chardev >= {GOAL_TMPFS} of tmpfs at >= 16 KiB "
+                           f"({d}s, wall-clock) | {k} | {figs} | {verdict(ok)} |")
             sp = [(n, ratio(get(sep, n, 0), get(vec, n, 0))) for n in (4, 16, 64)]
             sp = [(n, x) for n, x in sp if x is not None]
             if sp:
                 ok = all(x > 1.0 for _, x in sp)
                 figs = ", ".join(f"N={n} x{x:.2f}" for n, x in sp)
-                out.append(f"| vectored N-segment iocb faster than N iocbs ({d}s, wall-clock) | {k} | "
-                           f"{figs} | {verdict(ok)} |")
+                out.append(f"| vectored N-segment iocb faster than N iocbs "
+                           f"({d}s, wall-clock) | {k} | {figs} | {verdict(ok)} |")
         lg = [(n, ratio(get("legacy_" + c, n, 1), get("chardev_" + c, n, 1)))
               for c in ("preadv", "pwritev") for n in (1, 4, 16, 64)]
         lg = [(n, x) for n, x in lg if x is not None]
         if lg:
             worst = min(x for _, x in lg)
-            out.append(f"| legacy ->read/->write >= {GOAL_LEGACY} of read_iter (wall-clock) | {k} | "
-                       f"worst {worst:.2f}, best {max(x for _, x in lg):.2f} | "
+            out.append(f"| legacy ->read/->write >= {GOAL_LEGACY} of read_iter (wall-clock) "
+                       f"| {k} | worst {worst:.2f}, best {max(x for _, x in lg):.2f} | "
                        f"{verdict(worst >= GOAL_LEGACY)} |")
     out.append("| shim-built vs native interrupt handler rate equal | all | not measured "
                "as two modules: `qemu/zero-overhead` (in make check) shows the shim-built "

@@ -345,7 +345,8 @@ class Scheduler:
         os.replace(tmp, os.path.join(self.build, "timings.json"))
 
     def report(self):
-        """The summary table, skips, longest jobs, failure tails, totals; returns the exit status."""
+        """The summary table, skips, longest jobs, failure tails, totals;
+        returns the exit status."""
         table, failures = [], []
         passed = failed = skipped = 0
         for j in self.jobs:
@@ -380,7 +381,8 @@ class Scheduler:
         w("\nlongest jobs (build/timings.json):\n")
         for j in timed[:10]:
             hit = self.meta(j)
-            w(f"  {j.end - j.start:7.0f} s  {j.name}{'' if hit is None else ' (cache hit)' if hit else ' (cache miss)'}\n")
+            cache = "" if hit is None else " (cache hit)" if hit else " (cache miss)"
+            w(f"  {j.end - j.start:7.0f} s  {j.name}{cache}\n")
         for r, j in failures:
             w(f"\n=== {r[0]}: {r[1]}: {r[5]}\n")
             for path in (r[6] or self.path("logs", j)).split("|"):
@@ -522,7 +524,8 @@ def self_test():
         rc = sched.report()
         text = out.getvalue()
         by = {j.name: j for j in jobs}
-        check("parallel_when_cores_allow", by["a"].start < by["b"].end and by["b"].start < by["a"].end,
+        check("parallel_when_cores_allow",
+              by["a"].start < by["b"].end and by["b"].start < by["a"].end,
               "a and b (weight 1 each, 2 cores) did not overlap")
         check("heavy_job_runs_alone_after_its_needs",
               by["heavy"].state == "ok" and by["heavy"].start >= max(by["a"].end, by["b"].end),
@@ -552,7 +555,8 @@ def self_test():
         with open(table, "w", encoding="utf-8") as f:
             f.write("guest\t1\t0\t1\t\ttrue\nbuild\t2\t0\t1\t\ttrue\nnew\t1\t0\t1\t\ttrue\n")
         jobs = read_table(table)
-        use_measurements(jobs, {"guest": (100.0, 55.0), "build": (0.5, 0.1), "new": (100.0, 20.0)}, 2)
+        use_measurements(jobs, {"guest": (100.0, 55.0), "build": (0.5, 0.1),
+                                "new": (100.0, 20.0)}, 2)
         check("weights_from_the_last_run", [j.weight for j in jobs] == [0.55, 0.25, 0.5],
               str([j.weight for j in jobs]))
         # A run that shared the host: its lengths still order the chains,

@@ -220,7 +220,8 @@ def _table_md():
             src = f"`{r['of']}` booted with `{' '.join(r['append'])}`"
         else:
             src = f"`{r['source']}`" + (f" + `{r['series']}`" if r.get("series") else "") + \
-                f" + `{r['config']}`" + (f" ({' '.join(r['make_args'])})" if r.get("make_args") else "")
+                f" + `{r['config']}`" + \
+                (f" ({' '.join(r['make_args'])})" if r.get("make_args") else "")
         lines.append(f"| `{n}`{'' if r['check'] else ' (on request)'} | {src} | {r['proves']} |")
     return "\n".join(lines)
 

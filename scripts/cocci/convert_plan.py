@@ -76,7 +76,6 @@ ASYNC_WHAT = {"EIOCBQUEUED": "returns -EIOCBQUEUED", "aio_complete": "aio_comple
               "ki_list": "keeps the kiocb on a list"}
 
 
-
 class Plan:
     def __init__(self, mode, facts, pathmap, keep, ctxmap=None):
         self.mode = mode
@@ -179,7 +178,8 @@ class Plan:
             if fn not in handlers:
                 self.report(path, line, "prototype of IRQ handler %s() with a regs parameter, "
                             "but %s() is not defined in the files converted: convert the whole "
-                            "driver (make convert SRC=dir/) or change this prototype by hand" % (fn, fn))
+                            "driver (make convert SRC=dir/) or change this prototype by hand"
+                            % (fn, fn))
 
         # A single file converted: its directory's headers are read, not
         # changed; a handler prototype there no longer matches.
@@ -228,7 +228,8 @@ class Plan:
                     continue
                 if k != 2:
                     self.report(path, line, "regs passed to IRQ handler %s() as argument %d: "
-                                "not a handler call the tool can convert; fix it by hand" % (g, k + 1))
+                                "not a handler call the tool can convert; fix it by hand"
+                                % (g, k + 1))
             elif g in regsfn and regsfn[g][3] == k:
                 continue        # the driver's own helper: keeps its parameter
             else:
@@ -258,7 +259,8 @@ class Plan:
             if fn in handlers or fn in nmi or (path, line, col) in calls:
                 continue
             if path not in lines_cache:
-                lines_cache[path] = open(path, encoding="utf-8", errors="replace").read().split("\n")
+                with open(path, encoding="utf-8", errors="replace") as src:
+                    lines_cache[path] = src.read().split("\n")
             text = lines_cache[path][int(line) - 1]
             m = re.search(r"(?:\.|->)\s*(\w+)\s*=\s*&?\s*%s\b" % re.escape(fn), text)
             if m and m.group(1) in own_members:
@@ -324,14 +326,16 @@ class Plan:
         kpass = collections.defaultdict(set)
         for p, l, c, fn, g, k in f["kpass"]:
             kpass[fn].add((g, int(k)))
-        queues = {fn for fn in reach for _, _, w in async_in.get(fn, ()) if w == "returns -EIOCBQUEUED"}
+        queues = {fn for fn in reach for _, _, w in async_in.get(fn, ())
+                  if w == "returns -EIOCBQUEUED"}
         stores, helpers, slot = {}, {}, None
         for m in methods:
-            mine = {m} | {g for g, k in kpass.get(m, ()) if g in defs and kparam.get(g, (None, -1))[1] == k}
+            mine = {m} | {g for g, k in kpass.get(m, ())
+                          if g in defs and kparam.get(g, (None, -1))[1] == k}
             q = {fn for fn in queues if fn in mine}
             if len(q) != 1:
-                return None, "-EIOCBQUEUED is returned from more than the method or one helper it " \
-                    "hands its kiocb to"
+                return None, ("-EIOCBQUEUED is returned from more than the method or one helper "
+                              "it hands its kiocb to")
             s = q.pop()
             st = [(kind, name, e) for p, l, c, fn, kind, name, e in f["kstore"] if fn == s]
             if len(st) != 1:
@@ -359,7 +363,8 @@ class Plan:
                 "driver or a struct kiocb * member of its request object" % name
         comps = f["acomp"]
         if len(comps) != 1:
-            return None, "%d aio_complete() calls (the tool converts one completion site)" % len(comps)
+            return None, ("%d aio_complete() calls (the tool converts one completion site)"
+                          % len(comps))
         p, l, c, cfn, e, r2 = comps[0]
         e = re.sub(r"\s+", "", e)
         if r2.strip() != "0":
@@ -436,7 +441,8 @@ class Plan:
                         self.report(path, line, ".%s = %s without .aio_read/.aio_write: 2.6.19 "
                                     "removed .readv/.writev (ee0b3e671baf) and the tool converts "
                                     "only single-buffer aio methods; write %s()'s data path as an "
-                                    "aio_compat.h handler (docs/convert.md); not converted" % (fld, fn, fn))
+                                    "aio_compat.h handler (docs/convert.md); not converted"
+                                    % (fld, fn, fn))
                 continue
             bad = False
             asy = []
@@ -444,7 +450,8 @@ class Plan:
                 have, miss = ("aio_read", "aio_write") if ar else ("aio_write", "aio_read")
                 fn, path, line = flds[have]
                 self.report(path, line, "%s has .%s but no .%s: the tool converts the pair; "
-                            "add the missing method or convert by hand; not converted" % (fo, have, miss))
+                            "add the missing method or convert by hand; not converted"
+                            % (fo, have, miss))
                 skip.add(fo)
                 continue
             for fld, (fn, path, line) in (("aio_read", ar), ("aio_write", aw)):
@@ -462,10 +469,10 @@ class Plan:
                                 "hand; not converted" % (fn, fld, fo))
                     bad = True
                     continue
-                fwd = sorted((g, p, l) for g, p, l in callees.get(fn, ()) if g in PAGECACHE_AIO)
+                fwd = sorted((g, p, ln) for g, p, ln in callees.get(fn, ()) if g in PAGECACHE_AIO)
                 if fwd:
-                    g, p, l = fwd[0]
-                    self.report(p, l, "%s() forwards to %s(), whose prototype 2.6.19 vectored "
+                    g, p, ln = fwd[0]
+                    self.report(p, ln, "%s() forwards to %s(), whose prototype 2.6.19 vectored "
                                 "(027445c37282): a page-cache method, not a character-device data "
                                 "path; convert it by hand; %s not converted" % (fn, g, fo))
                     bad = True
@@ -490,7 +497,8 @@ class Plan:
                         where = "" if helper == fn else " through %s()" % helper
                         dpath, dline = defs[fn]
                         self.report(dpath, dline, "%s() completes asynchronously%s (%s, line %s) "
-                                    "in a shape the tool does not convert (%s): move it to aio_compat_async.h by hand (a request struct "
+                                    "in a shape the tool does not convert (%s): move it to "
+                                    "aio_compat_async.h by hand (a request struct "
                                     "with a struct aio_compat_async, aio_compat_queued() in the "
                                     "handler, aio_compat_complete() where it completes); %s not "
                                     "converted" % (fn, where, what, l, why, fo))
@@ -556,7 +564,8 @@ def fold_lost_regs(text):
         pre = "#if IRQAIO_IRQ_HANDLER_ARGS == 3\t/* before 7d12e780e003 (2.6.19) */\n"
         if m.group(1) == "lost":
             new = args[1].strip()
-            body = pre + before + fn + old + after + "#else\n" + before + fn + new + after + "#endif\n"
+            body = (pre + before + fn + old + after + "#else\n" + before + fn + new + after
+                    + "#endif\n")
         else:
             body = pre + before + fn + old + after + "#endif\n"
         out.append(text[pos:start])
@@ -616,9 +625,11 @@ def place_methods(text):
     file_operations. The first in the file is the one that works: after the
     methods when the file_operations follow them, else before the
     file_operations, with the handler's prototype."""
-    for m in re.finditer(r"^static const int irqaio_convert_aio_compat_after__(\w+);\n", text, re.M):
+    for m in re.finditer(r"^static const int irqaio_convert_aio_compat_after__(\w+);\n", text,
+                         re.M):
         prefix = m.group(1)
-        after = re.search(r"^static const int irqaio_convert_aio_compat_after__%s;\n" % prefix, text, re.M)
+        after = re.search(r"^static const int irqaio_convert_aio_compat_after__%s;\n" % prefix,
+                          text, re.M)
         before = re.search(r"^static const int irqaio_convert_aio_compat_before__%s;\n" % prefix,
                            text, re.M)
         if not after or not before:
@@ -630,7 +641,8 @@ def place_methods(text):
         else:
             proto = "static ssize_t %s_aio_compat_rw(struct aio_compat_req *req);\n" % prefix
             text = text[:before.start()] + proto + define + "\n" + text[before.end():]
-            after = re.search(r"\n\n?static const int irqaio_convert_aio_compat_after__%s;\n" % prefix,
+            after = re.search(r"\n\n?static const int irqaio_convert_aio_compat_after__%s;\n"
+                              % prefix,
                               text)
             text = text[:after.start()] + "\n" + text[after.end():]
     return text
@@ -650,14 +662,16 @@ def finish(mode, files, pathmap):
             new, err = add_include(new, "asm/irq_regs.h", re.search(r"\bget_irq_regs\(\)", new))
         if err:
             problems.append("%s:1: %s" % (pathmap.get(path, path), err))
-        need_aio = re.search(r"\b(AIO_COMPAT_FOPS|AIO_COMPAT_DEFINE_METHODS|aio_compat_seg_walk)\b", new)
+        need_aio = re.search(
+            r"\b(AIO_COMPAT_FOPS|AIO_COMPAT_DEFINE_METHODS|aio_compat_seg_walk)\b", new)
         new, err = add_include(new, "aio_compat.h", need_aio)
         if err:
             problems.append("%s:1: %s" % (pathmap.get(path, path), err))
         if "irqaio_convert_" in new:
             line = new[:new.index("irqaio_convert_")].count("\n") + 1
             problems.append("%s:%d: a converted call has a shape the tool cannot fold (not a "
-                            "statement of its own); finish it by hand" % (pathmap.get(path, path), line))
+                            "statement of its own); finish it by hand"
+                            % (pathmap.get(path, path), line))
         if new != text:
             open(path, "w", encoding="utf-8").write(new)
     return problems
@@ -765,20 +779,25 @@ def async_cocci(db):
         stores = ", ".join(sorted(a["stores"]))
         for h, hp in sorted(a["helpers"].items()):
             kio = hp["kio"]
-            out += ["@@", "identifier fn;", "type T;", "parameter list ps, ps2;", "symbol req;", "@@",
+            out += ["@@", "identifier fn;", "type T;", "parameter list ps, ps2;", "symbol req;",
+                    "@@",
                     "  T %s(ps," % h, "- struct kiocb *%s" % kio, "+ struct aio_compat_req *req",
                     "  , ps2) { ... }", "",
                     "@@", "type T;", "symbol req;", "@@", "  T %s(...) {" % h, "  <...",
                     "- %s->ki_filp" % kio, "+ req->file", "  ...>", "  }", "",
                     "@@", "type T;", "symbol req;", "@@", "  T %s(...) {" % h, "  <...",
                     "- %s" % kio, "+ req->iocb", "  ...>", "  }", "",
-                    "@@", "type T;", "parameter list ps, ps2;", "identifier k;", "symbol req;", "@@",
-                    "  T %s(ps," % h, "- struct kiocb *k", "+ struct aio_compat_req *req", "  , ps2);", "",
+                    "@@", "type T;", "parameter list ps, ps2;", "identifier k;", "symbol req;",
+                    "@@",
+                    "  T %s(ps," % h, "- struct kiocb *k", "+ struct aio_compat_req *req",
+                    "  , ps2);", "",
                     "@@", "expression list es, es2;", "symbol req;", "@@",
                     "  %s(es," % h, "- req->iocb", "+ req", "  , es2)", ""]
         out += ["@@", "identifier fn = {%s};" % stores, "symbol req;", "@@",
-                "  fn(...) {", "  <...", "(", "- !is_sync_kiocb(req->iocb)", "+ aio_compat_is_async(req)",
-                "|", "- is_sync_kiocb(req->iocb)", "+ !aio_compat_is_async(req)", ")", "  ...>", "  }", ""]
+                "  fn(...) {", "  <...", "(", "- !is_sync_kiocb(req->iocb)",
+                "+ aio_compat_is_async(req)",
+                "|", "- is_sync_kiocb(req->iocb)", "+ !aio_compat_is_async(req)", ")",
+                "  ...>", "  }", ""]
         out += ["@st@", "identifier fn = {%s};" % stores, "expression E;" if member else None,
                 "symbol req;", "@@", "  fn(...) {", "  <...", "  %s = req->iocb;" % slot,
                 "+ aio_compat_async_init(req, %s);" % aslot, "  ...>", "  }", ""]
