@@ -10,7 +10,7 @@
 #   make mutants          deliberate driver bugs must fail the guest tests
 #   make clean
 
-KERNEL ?= $(shell $(CURDIR)/qemu/matrix.py default)
+KERNEL ?= $(shell $(CURDIR)/lib/matrix.py default)
 FEATURES := compat/generated/irqaio_features.h
 # The drivers' own probes (what a driver needs beyond the shim), decided in
 # the same run and written to the same header.
@@ -47,19 +47,19 @@ clean:
 	$(RM) -r compat/generated
 
 check:
-	$(CURDIR)/qemu/check $(KERNELS)
+	$(CURDIR)/tests/harness/check $(KERNELS)
 
 run:
 	$(CURDIR)/qemu/demo-run
 
 shell:
-	$(CURDIR)/qemu/check --shell $(KERNEL)
+	$(CURDIR)/tests/harness/check --shell $(KERNEL)
 
 model-check:
 	$(MAKE) -C model check
 
 mutants:
-	$(CURDIR)/qemu/mutants/run $(KERNELS)
+	$(CURDIR)/tests/harness/mutants/run $(KERNELS)
 
 # Benchmarks, not part of check: results/ (DOC=1 also rewrites BENCHMARKS.md).
 bench:
@@ -67,7 +67,7 @@ bench:
 
 # bench/harness-timings.md from the last make check's build/timings.json.
 harness-timings:
-	$(CURDIR)/qemu/timings.py build/timings.json >bench/harness-timings.md.tmp
+	$(CURDIR)/tests/harness/timings.py build/timings.json >bench/harness-timings.md.tmp
 	mv bench/harness-timings.md.tmp bench/harness-timings.md
 
 .PHONY: all modules features clean check run shell model-check mutants bench harness-timings

@@ -10,7 +10,7 @@
   coverage.py report INFO --strip PREFIX --floor PCT --floor-branches PCT --summary FILE
                      --uncovered FILE
       per-file line and branch figures of an lcov tracefile as KTAP
-      diagnostics; the totals go to FILE in qemu/ktap.py's result format,
+      diagnostics; the totals go to FILE in lib/ktap.py's result format,
       every uncovered line (and every line with a branch never taken) to
       the uncovered list; exits 1 if the lines covered are below PCT
 
@@ -23,8 +23,8 @@ import binascii
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import ktap  # noqa: E402  (qemu/ktap.py: the result format, kernel lines)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), 'lib'))
+import ktap  # noqa: E402  (lib/ktap.py: the result format, kernel lines)
 
 BEGIN, END = "IRQAIO-GCOV-BEGIN ", "IRQAIO-GCOV-END"
 

@@ -3,7 +3,7 @@
 # The sourcing builder assigns name, fragments, make_args (see below).
 # shellcheck disable=SC2154
 # source-build.sh: what the source-row builders (qemu/build-patched-kernel,
-# qemu/build-clang-kernel) share, sourced after qemu/lib.sh. A builder says
+# qemu/build-clang-kernel) share, sourced after lib/harness.sh. A builder says
 # where its tree comes from and what its cache key hashes; everything from
 # "tinyconfig + fragments" to the published entry happens here, once.
 #

@@ -51,7 +51,7 @@
 
 /*
  * The legacy_io_submit fact: 1 "served", 0 "einval", -1 if the matrix
- * states neither (qemu/matrix.py check requires it, so a test fails).
+ * states neither (lib/matrix.py check requires it, so a test fails).
  */
 static int fallback_serves(void)
 {

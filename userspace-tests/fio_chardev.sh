@@ -15,7 +15,7 @@
 # mixed block sizes), so ROUNDS (default 3) runs with fixed seeds per
 # engine; each run writes, then reads back and checks, every block.
 set -eu
-# shellcheck source=qemu/ktap.sh
+# shellcheck source=lib/ktap.sh
 . /lib/irqaio/ktap.sh
 
 DEV=/dev/demo_chardev

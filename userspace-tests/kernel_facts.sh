@@ -7,7 +7,7 @@
 # kernel than it named, fails here instead of skewing every other test.
 facts=/etc/irqaio/kernel.facts
 features=/etc/irqaio/features.h
-# shellcheck source=qemu/ktap.sh
+# shellcheck source=lib/ktap.sh
 . /lib/irqaio/ktap.sh
 
 fact() { sed -n "s/^$1=//p" "$facts"; }

@@ -19,7 +19,7 @@
 DEV=/dev/kcfi_cast
 TARGET=kcfi_cast_legacy_handler
 
-# shellcheck source=qemu/ktap.sh
+# shellcheck source=lib/ktap.sh
 . /lib/irqaio/ktap.sh
 ktap_begin "kCFI negative control"
 

@@ -14,7 +14,7 @@
 # loads fails: the suite's own modules would then prove nothing about
 # signing.
 
-# shellcheck source=qemu/ktap.sh
+# shellcheck source=lib/ktap.sh
 . /lib/irqaio/ktap.sh
 ktap_begin "module signature negative control"
 

@@ -4,7 +4,7 @@
 # docs/testing-your-driver.md runs on every kernel with irqaio-matrix. The
 # guest runs it after loading the modules; /lib/irqaio/ktap.sh is the
 # guest's KTAP emitter.
-# shellcheck source=qemu/ktap.sh
+# shellcheck source=lib/ktap.sh
 . /lib/irqaio/ktap.sh
 
 dev=/dev/irqaio_example

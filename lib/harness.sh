@@ -11,7 +11,7 @@ IRQAIO_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export IRQAIO_CACHE IRQAIO_TOP
 
 
-# shellcheck source=qemu/ktap.sh
+# shellcheck source=lib/ktap.sh
 . "$(dirname "${BASH_SOURCE[0]}")/ktap.sh"
 
 log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
@@ -75,11 +75,11 @@ ensure_host_packages() {
 	ensure_packages $HOST_PACKAGES
 }
 
-# The matrix (qemu/matrix.toml, read by qemu/matrix.py): the kernels make
+# The matrix (qemu/matrix.toml, read by lib/matrix.py): the kernels make
 # check runs, in order. Read once: a script sourced again inside a kernel's
 # chroot, which has no python3, inherits it. On a new machine python3 may be
 # missing before anything else runs (found by qemu/fresh-machine).
-MATRIX=$IRQAIO_TOP/qemu/matrix.py
+MATRIX=$IRQAIO_TOP/lib/matrix.py
 if [ -z "${IRQAIO_KERNELS_ALL:-}" ]; then
 	command -v python3 >/dev/null || ensure_packages python3
 	IRQAIO_KERNELS_ALL=$("$MATRIX" names) || exit 2

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""qemu/jobs.py: the scheduler behind make check.
+"""tests/harness/jobs.py: the scheduler behind make check.
 
-    qemu/jobs.py run TABLE BUILD    run the jobs TABLE lists, print the table
-    qemu/jobs.py self-test          KTAP: the scheduler on made-up jobs
+    tests/harness/jobs.py run TABLE BUILD    run the jobs TABLE lists, print the table
+    tests/harness/jobs.py self-test          KTAP: the scheduler on made-up jobs
 
 TABLE has one job a line, tab-separated: name, weight (cores it keeps busy),
 memory (MiB), estimate (seconds, used until build/timings.json has a
@@ -50,7 +50,9 @@ import subprocess
 import sys
 import time
 
-from ktap import emit
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))), "lib"))
+from ktap import emit  # noqa: E402  (lib/ktap.py: the one KTAP emitter)
 
 ROW_FORMAT = "%-24s %-6s %5s %5s %5s  %s"
 TAIL_LINES = 25

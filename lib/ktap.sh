@@ -1,8 +1,8 @@
 # shellcheck shell=sh
 # SPDX-License-Identifier: GPL-2.0
-# qemu/ktap.sh: the KTAP emitter of the shell tools and of the guest's test
+# lib/ktap.sh: the KTAP emitter of the shell tools and of the guest's test
 # scripts (sourced; POSIX sh, as busybox runs it in the guest, where it is
-# /lib/irqaio/ktap.sh; qemu/ktap.py reads what they print), in the spirit of
+# /lib/irqaio/ktap.sh; lib/ktap.py reads what they print), in the spirit of
 # the kernel's
 # tools/testing/selftests/kselftest/ktap_helpers.sh. Results are kept until
 # ktap_end prints the document, version line and plan first, the plan

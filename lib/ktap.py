@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""qemu/ktap.py: the one host-side KTAP reader (Documentation/dev-tools/ktap.rst).
+"""lib/ktap.py: the one host-side KTAP reader (Documentation/dev-tools/ktap.rst).
 
 Everything on the host that judges KTAP goes through this module: qemu/run
-(the guest suite), qemu/check (the kernel rows and every tool row),
-scripts/cocci/suite-vs-expected (expected failures), qemu/selftest. Like the
+(the guest suite), tests/harness/check (the kernel rows and every tool row),
+scripts/cocci/suite-vs-expected (expected failures), tests/harness/selftest. Like the
 kernel's kunit_parser.py it reads nested documents by indentation and checks,
 at every level, the version line (top level), the plan against the results,
 the numbering and duplicates. It counts results in one unit, the leaf: a
@@ -447,7 +447,7 @@ def kunit_compare(report, kunit_json, kunit_log, kunit_status):
     ours = (report.passed, report.skipped, report.count("fail") + report.count("xfail"))
     theirs = (counts["PASS"], counts["SKIP"], counts["FAIL"] + counts["ERROR"])
     if ours != theirs:
-        problems.append("leaf counts differ: qemu/ktap.py %d passed, %d skipped, %d failed; "
+        problems.append("leaf counts differ: lib/ktap.py %d passed, %d skipped, %d failed; "
                         "kunit.py %d passed, %d skipped, %d failed" % (ours + theirs))
     return problems, theirs
 
@@ -562,7 +562,7 @@ def selftest():
                                0 if "exit_0" in name else 1)
             got = rep.ok()
         results.append((got == want_ok, name, rep.problems()))
-    return emit(results, "qemu/ktap.py on purpose-made output")
+    return emit(results, "lib/ktap.py on purpose-made output")
 
 
 def main():

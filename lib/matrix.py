@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""qemu/matrix.py: the kernel matrix (qemu/matrix.toml), for scripts and tests.
+"""lib/matrix.py: the kernel matrix (qemu/matrix.toml), for scripts and tests.
 
   matrix.py names [--all]     kernels make check runs, in order (--all: every row)
   matrix.py default           the kernel a command means when none is named
@@ -117,7 +117,7 @@ def validate(table):
         for fact in expect:
             if fact not in FACTS:
                 problems.append(f"{where}.expect: unknown fact '{fact}' "
-                                "(add it to FACTS in qemu/matrix.py with its values)")
+                                "(add it to FACTS in lib/matrix.py with its values)")
     defaults = [n for n, r in table.items() if r.get("default") is True]
     if len(defaults) != 1 or not table[defaults[0]].get("check"):
         problems.append("qemu/matrix.toml: exactly one row that make check runs must say "
@@ -131,7 +131,7 @@ def validate(table):
         for role in r.get("roles", []):
             if role not in ROLES:
                 problems.append(f"qemu/matrix.toml: [{n}]: unknown role '{role}' "
-                                f"(ROLES in qemu/matrix.py: {' '.join(ROLES)})")
+                                f"(ROLES in lib/matrix.py: {' '.join(ROLES)})")
     covered = [n for n, r in table.items() if r.get("coverage") is True]
     if len(covered) != 1 or table[covered[0]].get("from") != "source" \
             or not table[covered[0]].get("check"):
@@ -175,7 +175,7 @@ def coverage():
 
 def role(name):
     if name not in ROLES:
-        raise MatrixError(f"qemu/matrix.py: no role '{name}'; known: {' '.join(ROLES)}")
+        raise MatrixError(f"lib/matrix.py: no role '{name}'; known: {' '.join(ROLES)}")
     return next(n for n, r in rows().items() if name in r.get("roles", []))
 
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The C tests' KTAP emitter (tools/ktap.h) on made-up results, for
- * qemu/selftest: a pass, a failure and a skip, each test in its child as in
+ * tests/harness/selftest: a pass, a failure and a skip, each test in its child as in
  * the guest. The failure and the skip explain themselves at greater length
  * than the line a skip's result carries: the diagnostic must reach stdout
  * whole, the result line its first part on one line. Then a fixture whose

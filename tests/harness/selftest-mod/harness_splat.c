@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * harness_splat - test-only module for qemu/selftest. Loading it with
+ * harness_splat - test-only module for tests/harness/selftest. Loading it with
  * what=warn|lockdep|slub makes the kernel print one report that does not
  * panic (a test boot runs with panic_on_warn=0 for it), so that the
  * harness proves it sees reports that leave the guest running: a WARN, a
@@ -68,7 +68,7 @@ static int harness_splat_slub(void)
 static int __init harness_splat_init(void)
 {
 	if (!strcmp(what, "warn")) {
-		WARN(1, "deliberate warning for qemu/selftest\n");
+		WARN(1, "deliberate warning for tests/harness/selftest\n");
 		return 0;
 	}
 	if (!strcmp(what, "lockdep")) {
