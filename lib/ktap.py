@@ -32,6 +32,7 @@ Command line (for the bash scripts):
 """
 
 import argparse
+import json
 import re
 import sys
 
@@ -398,17 +399,21 @@ def read_xfail(paths, kernel):
     return out
 
 
-# qemu/run's --result file: one line of key=value words (values without
-# spaces), read and written only here.
+# qemu/run's --result file (and qemu/coverage's summary): one JSON object
+# of strings, read and written only here.
 def write_result(path, fields):
     with open(path, "w", encoding="utf-8") as f:
-        f.write(" ".join(f"{k}={str(v).replace(' ', ',')}" for k, v in fields.items()) + "\n")
+        json.dump({k: str(v) for k, v in fields.items()}, f, sort_keys=True)
+        f.write("\n")
 
 
 def read_result(path):
     with open(path, encoding="utf-8") as f:
-        words = f.readline().split()
-    return dict(w.split("=", 1) for w in words if "=" in w)
+        try:
+            res = json.load(f)
+        except ValueError:
+            return {}
+    return res if isinstance(res, dict) else {}
 
 
 def judge_status(report, status):
@@ -610,7 +615,8 @@ def run_command(args):
             res = read_result(args.file)
         except OSError:
             res = {}
-        print(" ".join(res.get(k, "-") for k in args.keys))
+        # Words for "read -r": a value's spaces become commas.
+        print(" ".join(res.get(k, "-").replace(" ", ",") for k in args.keys))
         return 0
     if args.cmd == "kunit-compare":
         rep = read_log(args.console, console=True)
