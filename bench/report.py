@@ -27,6 +27,10 @@ import re
 import statistics
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                "lib"))
+import matrix  # noqa: E402  (lib/matrix.py: the one kernel table)
+
 HARNESS_TIMINGS = os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                "harness-timings.md")
 GOAL_TMPFS = 0.90
@@ -254,7 +258,8 @@ def insn_intro(out):
 
 
 def insn_repeat(insn, loads, out):
-    a, b = insn.get("deb12-6.1"), insn.get("deb12-6.1-loaded")
+    base = matrix.role("patched-base")
+    a, b = insn.get(base), insn.get(f"{base}-loaded")
     if not a or not b:
         return None
     rows = []
@@ -264,9 +269,9 @@ def insn_repeat(insn, loads, out):
                          pct(b[key][0], a[key][0])))
     worst = max(abs(r[3]) for r in rows if r[3] is not None)
     worst_median = max(abs(r[4]) for r in rows if r[4] is not None)
-    la, lb = loads.get("deb12-6.1", ("?", "?")), loads.get("deb12-6.1-loaded", ("?", "?"))
+    la, lb = loads.get(base, ("?", "?")), loads.get(f"{base}-loaded", ("?", "?"))
     out.append("### Repeatability\n")
-    out.append(f"Kernel **deb12-6.1** (Debian's config), booted twice: host load average "
+    out.append(f"Kernel **{base}** (Debian's config), booted twice: host load average "
                f"{la[0]}-{la[1]} during the first run; the second ran with two busy loops "
                f"on the host's two CPUs (load {lb[0]}-{lb[1]}). Every case of both suites, "
                f"instructions per request (the figure the tables use), and how far the two "
@@ -647,8 +652,8 @@ def insn_sections(insn, configs, loads):
     worst = insn_repeat(insn, loads, out)
     if worst is not None:
         rows.append(f"| same count twice, the second run with the host loaded, difference < "
-                    f"{GOAL_REPEAT * 100:.0f} % | deb12-6.1 | largest {worst:.3f} % | "
-                    f"{verdict(worst < GOAL_REPEAT * 100)} |")
+                    f"{GOAL_REPEAT * 100:.0f} % | {matrix.role('patched-base')} | "
+                    f"largest {worst:.3f} % | {verdict(worst < GOAL_REPEAT * 100)} |")
     if any(key[0] == "chardev" for r in insn.values() for key in r):
         out.append(SHIM_HISTORY)
     for k in insn:

@@ -87,7 +87,15 @@ if [ -z "${IRQAIO_KERNELS_ALL:-}" ]; then
 fi
 export IRQAIO_KERNELS_ALL IRQAIO_KERNEL_DEFAULT MATRIX
 
-kernel_dir() { echo "$IRQAIO_CACHE/kernels/$1"; }
+# kernel_dir KERNEL: a matrix row's entry in the cache. A path names an
+# entry itself: a kernel the cache holds that is no row (qemu/bench's
+# nodebug builds), for the kernel_* functions and qemu/build-user-module.
+kernel_dir() {
+	case $1 in
+	/*) echo "$1" ;;
+	*) echo "$IRQAIO_CACHE/kernels/$1" ;;
+	esac
+}
 
 # chroot_exec ROOT CMD...: run CMD in the Debian system at ROOT (a
 # qemu/mkchroot chroot) in a private mount namespace, so nothing stays
@@ -251,31 +259,25 @@ build_userspace_tests() {
 TREE_EXCLUDES=(--exclude /build --exclude /.git --exclude /results
 	--exclude '*.o' --exclude '*.ko' --exclude '.*.cmd')
 
-# build_modules KERNEL KDIR [TREE [OUT]]: out-of-tree build (W=1, our
-# warnings are errors) in a private copy of TREE (default: the checkout) at
-# OUT/src (default OUT: build/KERNEL), so kernels never share objects or
-# probe results. Leaves the .ko files in OUT/modules, the test-only
-# modules of userspace-tests/kmod in OUT/testmods (the tests load them),
-# the log in OUT/build.log; for the checkout's own build (no TREE), the
-# shim's macros as the kernel's build defines them in OUT/macros.h. Probe
-# results are kept in the cache by their inputs (conftest.sh --cache): a
-# fresh checkout of the same probes for the same kernel does not re-probe.
+# build_modules KERNEL KDIR [TREE [OUT]]: the demo drivers of TREE (default:
+# the checkout) built for KERNEL (a row, or the entry KDIR is in) the way a
+# maintainer's module is, by qemu/build-user-module: a private copy at
+# OUT/src (default OUT: build/KERNEL), so kernels never share objects, the
+# kernel's own toolchain, signed where its tree has the key, the .ko files
+# and their load order in OUT/modules, the log in OUT/build.log; and W=1
+# with our warnings as errors. Then what only our suite needs: the
+# test-only modules of userspace-tests/kmod in OUT/testmods (the tests load
+# them), the probe results in OUT/irqaio_features.h and, for the
+# checkout's own build (no TREE), the shim's macros as the kernel's build
+# defines them in OUT/macros.h. Probe results are kept in the cache by
+# their inputs: a fresh checkout of the same probes does not re-probe.
 build_modules() {
 	local k=$1 kdir tree=${3:-$IRQAIO_TOP} out=${4:-$BUILD/$1}
 	local src=$out/src
+	[ "$2" = "$(kernel_dir "$k")/kdir" ] || k=${2%/kdir}
 	kdir=$(kernel_build_kdir "$k" "$2")
-	mkdir -p "$src" "$out/modules"
-	rsync -a --delete "${TREE_EXCLUDES[@]}" "$tree/" "$src/"
-	# shellcheck disable=SC2046 # one argument a word
-	kernel_exec "$k" make -C "$src" KDIR="$kdir" W=1 IRQAIO_WERROR=1 IRQAIO_PROBE_CACHE="$IRQAIO_CACHE/probes" \
-		$(kernel_make_args "$k") modules \
-		>"$out/build.log" 2>&1 || {
-		tail -n 40 "$out/build.log" >&2
-		return 1
-	}
-	rm -f "$out/modules/"*.ko
-	find "$src/drivers" -name '*.ko' -exec cp {} "$out/modules/" \;
-	sign_modules "$k" "$2" "$out/modules/"*.ko
+	"$IRQAIO_TOP/qemu/build-user-module" --make-arg W=1 --make-arg IRQAIO_WERROR=1 \
+		"$k" "$tree" "$out" || return 1
 	cp "$src/compat/generated/irqaio_features.h" "$out/irqaio_features.h"
 	if [ -z "${3:-}" ]; then
 		# The shim's macros as this kernel's build sees them, its

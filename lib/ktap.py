@@ -399,12 +399,30 @@ def read_xfail(paths, kernel):
     return out
 
 
-# qemu/run's --result file (and qemu/coverage's summary): one JSON object
-# of strings, read and written only here.
+# qemu/run's --result file (and qemu/coverage's summary): one JSON object,
+# read and written only here. Its scalars are strings; a dict (qemu/run's
+# per-test words and diagnostics) stays a dict of strings.
 def write_result(path, fields):
+    def value(v):
+        return {str(k): str(x) for k, x in v.items()} if isinstance(v, dict) else str(v)
     with open(path, "w", encoding="utf-8") as f:
-        json.dump({k: str(v) for k, v in fields.items()}, f, sort_keys=True)
+        json.dump({k: value(v) for k, v in fields.items()}, f, sort_keys=True)
         f.write("\n")
+
+
+# A leaf's status as a test result word: an expected failure is what its
+# suite wants (ok); a failure and a leaf that is not even KTAP are not ok.
+RESULT_WORD = {"pass": "ok", "xfail": "ok", "skip": "skip"}
+
+
+def test_words(report):
+    """{path: "ok" | "not ok" | "skip"} and {path: why} for the others."""
+    words, diags = {}, {}
+    for leaf in report.leaves:
+        words[leaf.path] = RESULT_WORD.get(leaf.status, "not ok")
+        if words[leaf.path] != "ok":
+            diags[leaf.path] = "\n".join(([leaf.reason] if leaf.reason else []) + leaf.diag[-15:])
+    return words, diags
 
 
 def read_result(path):
@@ -616,7 +634,7 @@ def run_command(args):
         except OSError:
             res = {}
         # Words for "read -r": a value's spaces become commas.
-        print(" ".join(res.get(k, "-").replace(" ", ",") for k in args.keys))
+        print(" ".join(str(res.get(k, "-")).replace(" ", ",") for k in args.keys))
         return 0
     if args.cmd == "kunit-compare":
         rep = read_log(args.console, console=True)

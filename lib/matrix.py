@@ -47,6 +47,8 @@ LISTS = ("make_args", "append", "roles") + SOURCE_OPTIONAL
 ROLES = {
     "sanitizer": "the row whose kernel reports what our code gets wrong (KASAN, lockdep...)",
     "patched": "the row built from Debian's kernel source with core-patch/ applied",
+    "patched-base": "Debian's own build of the kernel source core-patch/ applies to "
+                    "(what make bench compares the patched builds with)",
 }
 FACTS = {
     "nmi_handler": ("regs", "noregs"),
