@@ -21,6 +21,7 @@ with one line saying what and what to do.
 """
 
 import os
+import signal
 import sys
 import tomllib
 
@@ -29,8 +30,8 @@ TABLE = os.path.join(TOP, "qemu", "matrix.toml")
 
 # Keys each kind of row must have, and the facts every row must state.
 REQUIRED = {
-    "debian": ("suites", "security", "image", "headers"),
-    "source": ("builder", "source", "config"),
+    "debian": ("arch", "suites", "security", "image", "headers"),
+    "source": ("arch", "builder", "source", "config"),
     # The kernel of row OF, booted with this row's append on top of OF's:
     # nothing fetched or built of its own, its own facts over OF's.
     "variant": ("of",),
@@ -43,6 +44,9 @@ BOOLS = ("check", "kcfi_control", "default", "packages", "coverage")
 # apt state, like a Debian row); without them the machine's apt installs it.
 SOURCE_OPTIONAL = ("suites", "security")
 LISTS = ("make_args", "append", "roles") + SOURCE_OPTIONAL
+# The architectures a row may be built for, by Debian's names; a variant
+# row is its base's.
+ARCHES = ("amd64", "arm64")
 # What code asks the table for by role, not by name; one row plays each.
 ROLES = {
     "sanitizer": "the row whose kernel reports what our code gets wrong (KASAN, lockdep...)",
@@ -102,6 +106,8 @@ def validate(table):
             if key not in COMMON + REQUIRED[kind] + OPTIONAL + \
                     (SOURCE_OPTIONAL if kind == "source" else ()):
                 problems.append(f"{where}: unknown key '{key}'")
+        if kind != "variant" and r.get("arch") not in ARCHES:
+            problems.append(f"{where}: arch = {r.get('arch')!r}; use one of {list(ARCHES)}")
         for key in BOOLS:
             if key in r and not isinstance(r[key], bool):
                 problems.append(f"{where}: {key} = {r[key]!r}; use true or false")
@@ -151,6 +157,7 @@ def rows():
         if r["from"] == "variant":
             base = table[r["of"]]
             r["expect"] = {**base["expect"], **r.get("expect", {})}
+            r["arch"] = base["arch"]
             r["append"] = base.get("append", []) + r.get("append", [])
     return table
 
@@ -214,7 +221,7 @@ def _value(name, key):
 
 
 def _table_md():
-    lines = ["| name | source | what it proves |", "|---|---|---|"]
+    lines = ["| name | arch | source | what it proves |", "|---|---|---|---|"]
     for n, r in rows().items():
         if r["from"] == "debian":
             src = f"{'/'.join(r['suites'] + r['security'])} `{r['image']}` + headers"
@@ -224,7 +231,8 @@ def _table_md():
             src = f"`{r['source']}`" + (f" + `{r['series']}`" if r.get("series") else "") + \
                 f" + `{r['config']}`" + \
                 (f" ({' '.join(r['make_args'])})" if r.get("make_args") else "")
-        lines.append(f"| `{n}`{'' if r['check'] else ' (on request)'} | {src} | {r['proves']} |")
+        lines.append(f"| `{n}`{'' if r['check'] else ' (on request)'} | {r['arch']} | {src} | "
+                     f"{r['proves']} |")
     return "\n".join(lines)
 
 
@@ -275,4 +283,6 @@ def main(argv):
 
 
 if __name__ == "__main__":
+    # A reader that stops early ("| head") ends it, as it ends cat.
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     sys.exit(main(sys.argv[1:]))
