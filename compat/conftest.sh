@@ -10,8 +10,12 @@
 #                                         Kbuild compiles every probe with the
 #                                         flags it uses for modules, and the
 #                                         toolchain arguments given after --
-#                                         (CC=, LLVM=, KCFLAGS=: the ones the
-#                                         module build gets)
+#                                         (CC=, LLVM=, KCFLAGS=, and for another
+#                                         architecture's tree ARCH= and
+#                                         CROSS_COMPILE=: the ones the module
+#                                         build gets); probes compiled for
+#                                         another architecture than the
+#                                         tree's fail the run
 #   conftest.sh --model 'INCDIR...' --out FILE  the historical API model
 #                                         (userspace, host gcc); see model/README.md
 #   --probes DIR (before --, repeatable)  also the probes DIR/*.c: a driver's
@@ -227,8 +231,28 @@ if [ ! -f "$work/sanity.o" ]; then
 	echo "conftest.sh: the sanity probe did not compile against $target;" >&2
 	echo "the toolchain or tree is broken, so no feature can be decided:" >&2
 	# The first errors say why; make -k ends with a line per probe.
-	grep -v 'not remade because of errors' "$work/build.log" | head -n 30 >&2
+	# (head ends grep early: not a second failure.)
+	grep -v 'not remade because of errors' "$work/build.log" | head -n 30 >&2 || true
 	exit 1
+fi
+
+# The probes must be objects for the tree's architecture: a tree of
+# another one's (arm64 headers) compiled by this machine's compiler would
+# make every probe an answer about the wrong target. Without ARCH= and
+# CROSS_COMPILE= after "--", Kbuild uses the host's.
+if [ "$mode" = kdir ]; then
+	want=
+	grep -q '^#define CONFIG_X86_64 1' "$target/include/generated/autoconf.h" 2>/dev/null &&
+		want="62 x86_64"
+	grep -q '^#define CONFIG_ARM64 1' "$target/include/generated/autoconf.h" 2>/dev/null &&
+		want="183 arm64"
+	got=$(od -An -tu2 --endian=little -j18 -N2 "$work/sanity.o" | tr -d ' ')
+	if [ -n "$want" ] && [ "$got" != "${want%% *}" ]; then
+		echo "conftest.sh: $target is an ${want#* } tree, but the probes were compiled" \
+			"for ELF machine $got: pass the target's toolchain after --" \
+			"(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-), as its module build gets it" >&2
+		exit 1
+	fi
 fi
 
 release=model
