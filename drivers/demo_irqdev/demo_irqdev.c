@@ -192,7 +192,6 @@ struct demo_irqdev_req {
  * A late NMI then finds 0 and is left to the kernel's unknown-NMI path,
  * instead of a read-then-decrement that an NMI in between could make wrap.
  */
-static DEFINE_PER_CPU(unsigned int, demo_irqdev_nmi_pending);
 static atomic64_t demo_irqdev_nmi_handled = ATOMIC64_INIT(0);
 
 /*
@@ -215,12 +214,18 @@ struct demo_irqdev_nmi_probe {
 	unsigned long ip;
 };
 
-static DEFINE_PER_CPU(struct demo_irqdev_nmi_probe, demo_irqdev_nmi_probe);
 static atomic64_t demo_irqdev_nmi_regs_null = ATOMIC64_INIT(0);
 
 #if defined(NMI_COMPAT_HANDLER) && defined(IRQAIO_HAVE_APIC_SELF_NMI_EXPORTED)
 #define DEMO_IRQDEV_HAVE_NMI 1
 #include <asm/apic.h>
+
+/*
+ * The per-CPU halves of the bookkeeping above: only the NMI path uses
+ * them (a kernel without one would warn that they are unused).
+ */
+static DEFINE_PER_CPU(unsigned int, demo_irqdev_nmi_pending);
+static DEFINE_PER_CPU(struct demo_irqdev_nmi_probe, demo_irqdev_nmi_probe);
 
 /* Not our self-NMI: one that DEMO_IRQDEV_IOC_NMI_CPU armed for this CPU? */
 static int demo_irqdev_nmi_probed(struct pt_regs *regs)
