@@ -150,6 +150,14 @@ kernel_build_kdir() {
 	cat "$(kernel_dir "$1")/build_kdir" 2>/dev/null || echo "$2"
 }
 
+# kernel_arch DEBIAN_ARCH: the kernel's name for it (ARCH=).
+kernel_arch() {
+	case $1 in
+	amd64) echo x86 ;;
+	*) echo "$1" ;;
+	esac
+}
+
 # kernel_make_args KERNEL: the toolchain arguments its modules need (LLVM=...).
 kernel_make_args() {
 	cat "$(kernel_dir "$1")/make_args" 2>/dev/null || true
@@ -177,8 +185,9 @@ kernel_llvm_bin() {
 # apt sources are not touched. Sets apt_dir (downloads go to apt_dir/debs),
 # APT_OPTS, main_suites and sec_suites.
 private_apt() {
-	local name=$1 target s
+	local name=$1 target s arch
 	ensure_packages dpkg-dev debian-archive-keyring ca-certificates
+	arch=$("$MATRIX" get "$name" arch)
 	mapfile -t main_suites < <("$MATRIX" get "$name" suites)
 	mapfile -t sec_suites < <("$MATRIX" get "$name" security)
 	target=$("$MATRIX" get "$name" target)
@@ -197,7 +206,10 @@ private_apt() {
 		-o "Dir::Cache=$apt_dir/cache" -o "Dir::Etc::SourceList=$apt_dir/sources.list"
 		-o "Dir::Etc::SourceParts=/dev/null" -o "Dir::Etc::Preferences=/dev/null"
 		-o "Dir::Etc::PreferencesParts=/dev/null" -o Debug::NoLocking=1
-		-o APT::Architecture=amd64 -o "APT::Architectures::=amd64")
+		-o "APT::Architecture=$arch" -o "APT::Architectures::=$arch")
+	# Another architecture's row also sees amd64: the kernel's kbuild
+	# (Multi-Arch: foreign) runs on this machine.
+	[ "$arch" = amd64 ] || APT_OPTS+=(-o "APT::Architectures::=amd64")
 	# Backports are pinned below the release they extend; a row about them says so.
 	[ -n "$target" ] && APT_OPTS+=(-o "APT::Default-Release=$target")
 	timed "apt update for $name (${main_suites[*]} ${sec_suites[*]})" \

@@ -55,7 +55,7 @@ ROLES = {
                     "(what make bench compares the patched builds with)",
 }
 FACTS = {
-    "nmi_handler": ("regs", "noregs"),
+    "nmi_handler": ("regs", "noregs", "absent"),
     "legacy_io_submit": ("einval", "served"),
     "ubuf": ("none", "rw", "single"),
     "pcim_iomap_region": ("exported", "absent"),

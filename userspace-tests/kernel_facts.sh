@@ -40,6 +40,7 @@ ok=0
 case $(fact nmi_handler) in
 regs) have NMI_HANDLER_REGS && ! have NMI_HANDLER_NOREGS && ok=1 ;;
 noregs) have NMI_HANDLER_NOREGS && ok=1 ;;
+absent) have NMI_HANDLER_REGS || have NMI_HANDLER_NOREGS || ok=1 ;;
 esac
 ktap_result $ok nmi_handler_fact_vs_probe "fact $(fact nmi_handler)"
 
