@@ -180,18 +180,25 @@ kernel_llvm_bin() {
 }
 
 # private_apt NAME: an apt state of its own for matrix row NAME, in
-# $IRQAIO_CACHE/apt/NAME, with the row's suites and security suites (and
-# its target release), updated from deb.debian.org now. The machine's own
-# apt sources are not touched. Sets apt_dir (downloads go to apt_dir/debs),
-# APT_OPTS, main_suites and sec_suites.
+# $IRQAIO_CACHE/apt/NAME, with the row's architecture, suites and security
+# suites (and its target release), updated from deb.debian.org now. The
+# machine's own apt sources are not touched. Sets apt_dir (downloads go to
+# apt_dir/debs), APT_OPTS, main_suites and sec_suites.
 private_apt() {
-	local name=$1 target s arch
-	ensure_packages dpkg-dev debian-archive-keyring ca-certificates
-	arch=$("$MATRIX" get "$name" arch)
+	local name=$1
 	mapfile -t main_suites < <("$MATRIX" get "$name" suites)
 	mapfile -t sec_suites < <("$MATRIX" get "$name" security)
-	target=$("$MATRIX" get "$name" target)
-	apt_dir=$IRQAIO_CACHE/apt/$name
+	apt_state "$IRQAIO_CACHE/apt/$name" "$("$MATRIX" get "$name" arch)" \
+		"$("$MATRIX" get "$name" target)" "$name"
+}
+
+# apt_state DIR ARCH TARGET WHAT: the apt state in DIR for ARCH, of the
+# suites in main_suites and sec_suites, TARGET its default release (or
+# empty); WHAT names it in messages. Sets apt_dir and APT_OPTS.
+apt_state() {
+	local target=$3 what=$4 s arch=$2
+	ensure_packages dpkg-dev debian-archive-keyring ca-certificates
+	apt_dir=$1
 	mkdir -p "$apt_dir/state/lists/partial" "$apt_dir/cache/archives/partial" "$apt_dir/debs"
 	# One line per suite: apt wants "deb URI SUITE COMPONENT".
 	{
@@ -212,9 +219,31 @@ private_apt() {
 	[ "$arch" = amd64 ] || APT_OPTS+=(-o "APT::Architectures::=amd64")
 	# Backports are pinned below the release they extend; a row about them says so.
 	[ -n "$target" ] && APT_OPTS+=(-o "APT::Default-Release=$target")
-	timed "apt update for $name (${main_suites[*]} ${sec_suites[*]})" \
+	timed "apt update for $what (${main_suites[*]} ${sec_suites[*]})" \
 		apt-get "${APT_OPTS[@]}" -q update >"$apt_dir/update.log" 2>&1 ||
-		die "$apt_dir/update.log: cannot reach Debian's registry (deb.debian.org) for $name; check the network and retry"
+		die "$apt_dir/update.log: cannot reach Debian's registry (deb.debian.org) for $what; check the network and retry"
+}
+
+# guest_libs ARCH: the static libraries the guest programs link (libaio.a,
+# liburing.a) and their headers for ARCH, from this machine's Debian
+# release, unpacked once under $IRQAIO_CACHE/guest/ARCH/root; prints that
+# root. (For amd64 they are this machine's own packages.)
+guest_libs() {
+	local arch=$1 root=$IRQAIO_CACHE/guest/$1 codename p
+	if [ ! -f "$root/ready" ]; then
+		codename=$(. /etc/os-release && echo "$VERSION_CODENAME")
+		main_suites=("$codename" "$codename-updates") sec_suites=("$codename-security")
+		apt_state "$root/apt" "$arch" "" "the $arch guest programs"
+		(cd "$apt_dir/debs" && rm -f ./*.deb &&
+			apt-get "${APT_OPTS[@]}" -q download libaio-dev liburing-dev >"$apt_dir/download.log" 2>&1) ||
+			die "$apt_dir/download.log: libaio-dev/liburing-dev for $arch could not be downloaded"
+		rm -rf "$root/root"
+		for p in "$apt_dir/debs/"*.deb; do
+			dpkg-deb -x "$p" "$root/root"
+		done
+		echo ok >"$root/ready"
+	fi
+	echo "$root/root"
 }
 
 # apt_deps PKG PATTERN: the dependencies of PKG's candidate whose names
@@ -259,10 +288,25 @@ source_extract() {
 # Build outputs (in the checkout, ignored by git): per kernel under build/NAME.
 BUILD=$IRQAIO_TOP/build
 
+# build_userspace_tests ARCH: the guest programs in $BUILD/tests (amd64)
+# or $BUILD/tests-ARCH, static, libaio.a and liburing.a linked in; for
+# another architecture with the cross gcc its kernels are built with
+# (fetch-kernel installed it) and that architecture's libraries.
 build_userspace_tests() {
-	# static libaio.a and liburing.a are linked into the guest tests
-	ensure_packages libaio-dev liburing-dev
-	make -s -C "$IRQAIO_TOP/userspace-tests" OUT="$BUILD/tests"
+	local arch=$1 triplet root cc
+	if [ "$arch" = amd64 ]; then
+		ensure_packages libaio-dev liburing-dev
+		make -s -C "$IRQAIO_TOP/userspace-tests" OUT="$BUILD/tests"
+		return
+	fi
+	triplet=$(dpkg-architecture -a "$arch" -q DEB_HOST_GNU_TYPE 2>/dev/null)
+	cc=$(compgen -c "$triplet-gcc-" | grep -E -- "-gcc-[0-9]+$" | sort -t- -k5 -n | tail -n 1)
+	[ -n "$cc" ] || die "no $triplet-gcc-N here: fetch one of the $arch kernels first (it installs it)"
+	ensure_packages "libc6-dev-$arch-cross"
+	root=$(guest_libs "$arch")
+	# CFLAGS and LDFLAGS from the environment: the Makefile adds to them.
+	CFLAGS="-O2 -g -I$root/usr/include" LDFLAGS="-L$root/usr/lib/$triplet" \
+		make -s -C "$IRQAIO_TOP/userspace-tests" OUT="$BUILD/tests-$arch" CC="$cc"
 }
 
 # What a private copy of a checkout leaves out: git's data, the harness's
@@ -342,25 +386,37 @@ sign_modules() {
 make_initramfs() {
 	local k=$1
 	shift
-	make_initramfs_in "$BUILD/$k" "$@"
+	make_initramfs_in --kernel "$k" "$BUILD/$k" "$@"
 }
 
-# make_initramfs_in OUT [EXTRA...]: the same from OUT/modules, written to
+# make_initramfs_in [--kernel K] OUT [EXTRA...]: the same from OUT/modules
+# (for kernel K: for another architecture's, its busybox and programs), written to
 # OUT/initramfs.cpio.gz; OUT/testmods and the probe results the modules
 # were built with (/etc/irqaio/features.h, which tests read to know what
 # the tree has) go along when build_modules left them.
 make_initramfs_in() {
-	local out=$1 specs extras
+	local out specs extras=() arch=amd64 busybox=() tests=$BUILD/tests k=
+	if [ "${1:-}" = --kernel ]; then
+		k=$2 arch=$("$MATRIX" get "$2" arch)
+		shift 2
+	fi
+	out=$1
 	shift
 	# Not "mapfile < <(...)": that would drop guest-extras' failure.
-	specs=$("$IRQAIO_TOP/qemu/guest-extras") || die "qemu/guest-extras failed (fio for the guest)"
+	specs=$("$IRQAIO_TOP/qemu/guest-extras" "$arch") || die "qemu/guest-extras failed (fio for the guest)"
 	mapfile -t extras <<<"$specs"
+	if [ "$arch" != amd64 ]; then
+		# Another architecture's guest: its busybox (fetch-kernel keeps
+		# it with the kernel) and programs.
+		busybox=(--busybox "$(kernel_dir "$k")/busybox")
+		tests=$BUILD/tests-$arch
+	fi
 	[ -d "$out/testmods" ] && extras+=("$out/testmods:/testmods")
 	# The probe results the modules were built with: kernel_facts checks
 	# the matrix's facts against them.
 	[ -f "$out/irqaio_features.h" ] && extras+=("$out/irqaio_features.h:/etc/irqaio/features.h")
-	"$IRQAIO_TOP/qemu/mkinitramfs" "$out/initramfs.cpio.gz" \
-		"$out/modules:/modules" "$BUILD/tests:/tests" "${extras[@]}" "$@"
+	"$IRQAIO_TOP/qemu/mkinitramfs" "${busybox[@]}" "$out/initramfs.cpio.gz" \
+		"$out/modules:/modules" "$tests:/tests" "${extras[@]}" "$@"
 }
 
 # build_kcfi_control KERNEL KDIR: the kCFI negative control module

@@ -17,6 +17,7 @@
 #include <liburing.h>
 #include <sys/mman.h>
 #include <sys/uio.h>
+#include <sys/utsname.h>
 #include "chardev_test.h"
 #include "uring_test.h"
 
@@ -272,11 +273,24 @@ static int end_on(struct ct_target *t)
 KTAP_TEST(uring_across_and_at_end, 30) { return ct_both(end_on); }
 
 /*
+ * How far short of a fault the device's copy may stop: x86's user copies
+ * go byte by byte up to the faulting address; arm64's copy_from_user()
+ * gives up the block it was copying (seen: 48 bytes short of the page, on
+ * 6.1 and 7.3), at most one 64-byte iteration of its copy loop.
+ */
+static long fault_slack(void)
+{
+	struct utsname u;
+
+	return uname(&u) == 0 && !strcmp(u.machine, "aarch64") ? 64 : 0;
+}
+
+/*
  * A buffer whose second page is not mapped: WRITE moves some bytes before
  * the fault and leaves every byte after the ones it reports as it was;
  * READ fills only bytes before the fault. The device reports the whole
- * first page each time; tmpfs may stop earlier (seen: 960 bytes for the
- * write on 5.10), which a short count allows.
+ * first page each time (less fault_slack()); tmpfs may stop earlier (seen:
+ * 960 bytes for the write on 5.10), which a short count allows.
  */
 static int fault_on(struct ct_target *t)
 {
@@ -295,7 +309,7 @@ static int fault_on(struct ct_target *t)
 	KTAP_EXPECT(io_uring_queue_init(8, &ring, 0) == 0, "queue_init");
 	io_uring_prep_write(sqe_for(&ring, 0), t->fd, m, 2 * pg, 40000);
 	res = uring_one(&ring, CQE_WAIT_S);
-	KTAP_EXPECT(res > 0 && res <= pg && (!t->dev || res == pg),
+	KTAP_EXPECT(res > 0 && res <= pg && (!t->dev || res >= pg - fault_slack()),
 		    "%s: WRITE into a fault: %ld (page %ld)", t->name, res, pg);
 	memcpy(want, m, res);
 	KTAP_EXPECT(ct_holds(t, 40000, want, 2 * pg),
@@ -303,7 +317,7 @@ static int fault_on(struct ct_target *t)
 	memset(m, 0xee, pg);
 	io_uring_prep_read(sqe_for(&ring, 0), t->fd, m, 2 * pg, 40000);
 	res = uring_one(&ring, CQE_WAIT_S);
-	KTAP_EXPECT(res > 0 && res <= pg && (!t->dev || res == pg),
+	KTAP_EXPECT(res > 0 && res <= pg && (!t->dev || res >= pg - fault_slack()),
 		    "%s: READ into a fault: %ld (page %ld)", t->name, res, pg);
 	KTAP_EXPECT(!memcmp(m, want, res), "%s: READ into a fault: data differs", t->name);
 	io_uring_queue_exit(&ring);

@@ -92,7 +92,13 @@
 #define  EDU_DMA_IRQ		BIT(2)	/* interrupt when done */
 #define EDU_DMA_BUF_ADDR	0x40000	/* device address of the buffer */
 #define EDU_DMA_BUF_SIZE	DEMO_IRQDEV_DMA_SIZE
-#define EDU_DMA_ADDR_BITS	28
+/*
+ * What edu's DMA engine reaches is a property of each device (QEMU's
+ * dma_mask, 28 bits unless set), which the device does not report: the
+ * dma_bits parameter says it. At most 32: addresses are written as 32 bits.
+ */
+#define EDU_DMA_ADDR_BITS_MIN	24
+#define EDU_DMA_ADDR_BITS_MAX	32
 
 /* Interrupt causes: the device sets bit 0 (factorial) and bit 8 (DMA). */
 #define EDU_IRQ_FACT		BIT(0)
@@ -107,6 +113,11 @@
 #if !AIO_COMPAT_PIN_KIND
 #error "demo_irqdev: the shim has no way to hold memory for DMA on this tree"
 #endif
+
+static unsigned int dma_bits = 28;
+module_param(dma_bits, uint, 0444);
+MODULE_PARM_DESC(dma_bits,
+		 "Address bits the devices' DMA engine reaches (QEMU's edu: its dma_mask property, 28 bits by default); 24-32");
 
 static bool force_intx;
 module_param(force_intx, bool, 0444);
@@ -1215,7 +1226,7 @@ static int demo_irqdev_probe(struct pci_dev *pdev, const struct pci_device_id *i
 		return -ENODEV;
 	}
 	pci_set_master(pdev);	/* MSI is a memory write by the device; and DMA */
-	ret = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(EDU_DMA_ADDR_BITS));
+	ret = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(dma_bits));
 	if (ret)
 		return ret;
 	d->bounce = dmam_alloc_coherent(dev, EDU_DMA_BUF_SIZE, &d->bounce_dma, GFP_KERNEL);
@@ -1315,6 +1326,12 @@ static struct pci_driver demo_irqdev_driver = {
 static int __init demo_irqdev_init(void)
 {
 	int ret;
+
+	if (dma_bits < EDU_DMA_ADDR_BITS_MIN || dma_bits > EDU_DMA_ADDR_BITS_MAX) {
+		pr_err("dma_bits=%u out of range %d-%d\n", dma_bits,
+		       EDU_DMA_ADDR_BITS_MIN, EDU_DMA_ADDR_BITS_MAX);
+		return -EINVAL;
+	}
 
 #if DEMO_IRQDEV_HAVE_NMI
 	ret = register_nmi_handler(NMI_LOCAL, demo_irqdev_nmi, 0, DRV_NAME);

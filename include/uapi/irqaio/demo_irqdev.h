@@ -91,7 +91,7 @@ struct demo_irqdev_stats {
 	__u64 dma_eagain;
 	__u64 dma_bytes;	/* bytes moved by DMA */
 	__u64 dma_held;		/* page pieces held for DMA right now (0 when idle) */
-	__u64 dma_bounced;	/* pieces beyond the 28-bit reach, through a bounce buffer */
+	__u64 dma_bounced;	/* pieces beyond the device's DMA reach, through a bounce buffer */
 	__u32 dma_max_depth;	/* most requests queued or on the wire at once */
 	/* AIO_COMPAT_COMPLETE_KIND: 2 ki_complete(res, res2), 3 ki_complete(res) */
 	__u32 dma_complete_kind;
