@@ -386,36 +386,45 @@ sign_modules() {
 make_initramfs() {
 	local k=$1
 	shift
-	make_initramfs_in --kernel "$k" "$BUILD/$k" "$@"
+	make_initramfs_in "$k" "$BUILD/$k" "$@"
 }
 
-# make_initramfs_in [--kernel K] OUT [EXTRA...]: the same from OUT/modules
-# (for kernel K: for another architecture's, its busybox and programs), written to
-# OUT/initramfs.cpio.gz; OUT/testmods and the probe results the modules
-# were built with (/etc/irqaio/features.h, which tests read to know what
-# the tree has) go along when build_modules left them.
+# make_initramfs_in [--tests DIR] KERNEL OUT [EXTRA...]: the same from
+# OUT/modules, for KERNEL's architecture (another one's busybox and guest
+# programs), written to OUT/initramfs.cpio.gz; OUT/testmods and the probe
+# results the modules were built with (/etc/irqaio/features.h, which tests
+# read to know what the tree has) go along when build_modules left them.
+# The guest programs are the whole suite's, or those in DIR.
 make_initramfs_in() {
-	local out specs extras=() arch=amd64 busybox=() tests=$BUILD/tests k=
-	if [ "${1:-}" = --kernel ]; then
-		k=$2 arch=$("$MATRIX" get "$2" arch)
+	local k out specs extras=() arch busybox=() tests=''
+	if [ "${1:-}" = --tests ]; then
+		tests=$2
 		shift 2
 	fi
-	out=$1
-	shift
+	k=$1 out=$2
+	shift 2
+	# A kernel outside the table (make bench's own builds) is this
+	# machine's architecture.
+	arch=amd64
+	case " $("$MATRIX" names --all | tr '\n' ' ') " in
+	*" $k "*) arch=$("$MATRIX" get "$k" arch) ;;
+	esac
 	# Not "mapfile < <(...)": that would drop guest-extras' failure.
 	specs=$("$IRQAIO_TOP/qemu/guest-extras" "$arch") || die "qemu/guest-extras failed (fio for the guest)"
 	mapfile -t extras <<<"$specs"
-	if [ "$arch" != amd64 ]; then
+	if [ "$arch" = amd64 ]; then
+		tests=${tests:-$BUILD/tests}
+	else
 		# Another architecture's guest: its busybox (fetch-kernel keeps
 		# it with the kernel) and programs.
 		busybox=(--busybox "$(kernel_dir "$k")/busybox")
-		tests=$BUILD/tests-$arch
+		tests=${tests:-$BUILD/tests-$arch}
 	fi
 	[ -d "$out/testmods" ] && extras+=("$out/testmods:/testmods")
 	# The probe results the modules were built with: kernel_facts checks
 	# the matrix's facts against them.
 	[ -f "$out/irqaio_features.h" ] && extras+=("$out/irqaio_features.h:/etc/irqaio/features.h")
-	"$IRQAIO_TOP/qemu/mkinitramfs" "${busybox[@]}" "$out/initramfs.cpio.gz" \
+	"$IRQAIO_TOP/qemu/mkinitramfs" --arch "$arch" "${busybox[@]}" "$out/initramfs.cpio.gz" \
 		"$out/modules:/modules" "$tests:/tests" "${extras[@]}" "$@"
 }
 

@@ -13,6 +13,16 @@
                               API shapes the guest tests expect
   matrix.py builds NAME...    the rows among NAME that are their own kernel
                               (a boot variant's build is its base's)
+  matrix.py skips-check NAME  the guest suite's skips ("test: reason" lines
+                              on stdin, as lib/ktap.py skips prints them)
+                              are those [NAME.skips] declares: one line per
+                              difference, exit 1 if any
+  matrix.py uname-m NAME       the row's architecture as uname -m names it
+  matrix.py machines          the architectures make check proves, as
+                              uname -m names them, in table order
+  matrix.py elf-check ARCH PATH...
+                              every ELF file under PATH is built for ARCH;
+                              one line per other file, exit 1 if any
   matrix.py check             validate the table (make lint runs it)
   matrix.py table             the matrix as a Markdown table (README)
 
@@ -20,6 +30,7 @@ Importable: rows(), row(name), facts(name). An unknown kernel or key exits 2
 with one line saying what and what to do.
 """
 
+import fnmatch
 import os
 import signal
 import sys
@@ -38,15 +49,18 @@ REQUIRED = {
 }
 COMMON = ("check", "proves", "from")
 OPTIONAL = ("target", "series", "make_args", "append", "expect", "kcfi_control", "default",
-            "packages", "coverage", "roles")
+            "packages", "coverage", "roles", "skips")
 BOOLS = ("check", "kcfi_control", "default", "packages", "coverage")
 # A source row may name the suites its source package comes from (private
 # apt state, like a Debian row); without them the machine's apt installs it.
 SOURCE_OPTIONAL = ("suites", "security")
 LISTS = ("make_args", "append", "roles") + SOURCE_OPTIONAL
-# The architectures a row may be built for, by Debian's names; a variant
-# row is its base's.
-ARCHES = ("amd64", "arm64")
+# The architectures a row may be built for, by Debian's names (a variant
+# row is its base's): each one's name as uname -m prints it (what
+# compat/SUPPORTED and dkms's BUILD_EXCLUSIVE_ARCH use) and its ELF
+# e_machine (EM_X86_64, EM_AARCH64), which a guest's programs and modules
+# must carry.
+ARCHES = {"amd64": ("x86_64", 62), "arm64": ("aarch64", 183)}
 # What code asks the table for by role, not by name; one row plays each.
 ROLES = {
     "sanitizer": "the row whose kernel reports what our code gets wrong (KASAN, lockdep...)",
@@ -122,6 +136,11 @@ def validate(table):
             if expect.get(fact) not in values:
                 problems.append(f"{where}.expect: {fact} = {expect.get(fact)!r}; "
                                 f"state one of {list(values)}")
+        for pattern, decl in r.get("skips", {}).items():
+            if not (isinstance(decl, list) and len(decl) == 2 and isinstance(decl[0], int)
+                    and decl[0] > 0 and isinstance(decl[1], str) and decl[1]):
+                problems.append(f"{where}.skips: \"{pattern}\" = {decl!r}; write "
+                                "[COUNT, \"the reason the tests give\"]")
         for fact in expect:
             if fact not in FACTS:
                 problems.append(f"{where}.expect: unknown fact '{fact}' "
@@ -158,6 +177,7 @@ def rows():
             base = table[r["of"]]
             r["expect"] = {**base["expect"], **r.get("expect", {})}
             r["arch"] = base["arch"]
+            r["skips"] = {**base.get("skips", {}), **r.get("skips", {})}
             r["append"] = base.get("append", []) + r.get("append", [])
     return table
 
@@ -200,6 +220,71 @@ def builds(kernels):
     return [k for k in kernels if row(k)["from"] != "variant"]
 
 
+def machines():
+    """The uname -m names of the architectures make check's rows build for."""
+    seen = []
+    for k in builds(names()):
+        m = ARCHES[row(k)["arch"]][0]
+        if m not in seen:
+            seen.append(m)
+    return seen
+
+
+def skips_check(name, lines):
+    """What differs between the guest suite's skips (LINES: "test: reason")
+    and those row NAME declares: [NAME.skips] maps a test pattern (fnmatch)
+    to [count, reason]; every skip must match one pattern and carry its
+    reason, and each pattern must match exactly its count. A skip the
+    table does not expect is a failure, never a silent pass."""
+    declared = row(name).get("skips", {})
+    seen = {p: 0 for p in declared}
+    problems = []
+    for line in lines:
+        test, _, reason = line.rstrip("\n").partition(": ")
+        if not test:
+            continue
+        pattern = next((p for p in declared if fnmatch.fnmatchcase(test, p)), None)
+        if pattern is None:
+            problems.append(f"{test} skipped ({reason}), but qemu/matrix.toml's "
+                            f"[{name}.skips] does not expect it: fix the test or declare it")
+        elif declared[pattern][1] not in reason:
+            problems.append(f"{test} skipped ({reason}), but [{name}.skips] \"{pattern}\" "
+                            f"says why as \"{declared[pattern][1]}\"")
+        else:
+            seen[pattern] += 1
+    for p, (count, _) in declared.items():
+        if seen[p] != count:
+            problems.append(f"[{name}.skips] \"{p}\": {count} declared, {seen[p]} skipped "
+                            "for that reason")
+    return problems
+
+
+def elf_machine(path):
+    """The e_machine of ELF file PATH, or None if it is not ELF."""
+    with open(path, "rb") as f:
+        head = f.read(20)
+    if len(head) < 20 or head[:4] != b"\x7fELF":
+        return None
+    return int.from_bytes(head[18:20], "little" if head[5] == 1 else "big")
+
+
+def elf_foreign(arch, paths):
+    """(path, e_machine) of each ELF file under PATHS not built for ARCH."""
+    want = ARCHES[arch][1]
+    names = {m: a for a, (_, m) in ARCHES.items()}
+    found = []
+    for top in paths:
+        files = [top]
+        if os.path.isdir(top):
+            files = sorted(os.path.join(d, f) for d, _, fs in os.walk(top) for f in fs)
+        for f in files:
+            if os.path.isfile(f) and not os.path.islink(f):
+                m = elf_machine(f)
+                if m is not None and m != want:
+                    found.append((f, names.get(m, f"e_machine {m}")))
+    return found
+
+
 def distinct(kernels):
     """One kernel for each distinct set of API facts, the last given."""
     chosen = {}
@@ -221,7 +306,8 @@ def _value(name, key):
 
 
 def _table_md():
-    lines = ["| name | arch | source | what it proves |", "|---|---|---|---|"]
+    lines = ["| name | arch | source | what it proves | skipped in its guest suite |",
+             "|---|---|---|---|---|"]
     for n, r in rows().items():
         if r["from"] == "debian":
             src = f"{'/'.join(r['suites'] + r['security'])} `{r['image']}` + headers"
@@ -231,8 +317,9 @@ def _table_md():
             src = f"`{r['source']}`" + (f" + `{r['series']}`" if r.get("series") else "") + \
                 f" + `{r['config']}`" + \
                 (f" ({' '.join(r['make_args'])})" if r.get("make_args") else "")
+        skips = "; ".join(f"{c} `{p}`: {why}" for p, (c, why) in r.get("skips", {}).items())
         lines.append(f"| `{n}`{'' if r['check'] else ' (on request)'} | {r['arch']} | {src} | "
-                     f"{r['proves']} |")
+                     f"{r['proves']} | {skips or 'none'} |")
     return "\n".join(lines)
 
 
@@ -266,6 +353,24 @@ def main(argv):
             print(" ".join(distinct(args)))
         elif cmd == "builds" and args:
             print(" ".join(builds(args)))
+        elif cmd == "skips-check" and len(args) == 1:
+            problems = skips_check(args[0], sys.stdin)
+            for p in problems:
+                print(p)
+            return 1 if problems else 0
+        elif cmd == "uname-m" and len(args) == 1:
+            print(ARCHES[_value(args[0], "arch")][0])
+        elif cmd == "machines":
+            print(" ".join(machines()))
+        elif cmd == "elf-check" and len(args) >= 2:
+            if args[0] not in ARCHES:
+                raise MatrixError(f"elf-check: no architecture '{args[0]}'; "
+                                  f"use one of {list(ARCHES)}")
+            bad = elf_foreign(args[0], args[1:])
+            for f, what in bad:
+                print(f"{f}: built for {what}, not {args[0]}: "
+                      "build it for the guest's architecture")
+            return 1 if bad else 0
         elif cmd == "check":
             problems = validate(_load())
             for p in problems:
