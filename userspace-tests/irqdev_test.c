@@ -802,15 +802,6 @@ KTAP_TEST(unbind_while_waiting, 200)
 	return fire_exact(10);
 }
 
-static int pin_to(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	return sched_setaffinity(0, sizeof(set), &set);
-}
-
 /* Raise an NMI on @cpu through the driver; 0 or -errno. */
 static int nmi_on_cpu(int fd, unsigned int cpu, struct demo_irqdev_nmi_cpu *nc)
 {
@@ -939,64 +930,27 @@ KTAP_TEST(nmi_unrelated_not_claimed, 30)
 /*
  * Where an NMI lands, as the handler sees it (irq_compat_regs(): the regs
  * argument on stock kernels, get_irq_regs() on patched-6.1): on CPU 1
- * spinning in user space on a one-instruction loop ("jmp ." at a page this
- * test mapped), the NMI must report user mode at exactly that address; on
- * CPU 1 idle, kernel mode at a kernel address.
+ * spinning in user space (spinner_start()), the NMI must report user mode
+ * at exactly the spinner's loop; on CPU 1 idle, kernel mode at a kernel
+ * address.
  */
 #define NMI_USER_TRIES 20
 
-/*
- * The spinner's code, in the first of two shared pages: "movb $1, flag",
- * the flag being the second page's first byte (RIP-relative: 0x1000 - 7),
- * then "jmp ." for ever. Once the flag reads 1, the spinner never leaves
- * the loop at SPIN_LOOP_OFF again in user mode: no sample can catch it on
- * its way there (the C code between fork() and the loop).
- */
-#define SPIN_LOOP_OFF	7
-
 KTAP_TEST(nmi_interrupted_context, 30)
 {
-	static const unsigned char spin_code[] = {
-		0xc6, 0x05, 0xf9, 0x0f, 0x00, 0x00, 0x01,	/* movb $1, 0xff9(%rip) */
-		0xeb, 0xfe,					/* jmp . */
-	};
 	struct demo_irqdev_nmi_cpu nc;
-	unsigned char *started;
-	void (*spin)(void);
-	unsigned char *page;
-	double t0;
-	pid_t pid;
-	int fd, st = 0, r, tries;
+	struct spinner sp;
+	int fd, r = 0, tries;
+	uintptr_t loop;
 
 	SKIP_WITHOUT_NMI();
 
 	fd = dev_open(0, 0);
 	KTAP_EXPECT(fd >= 0, "open: %s", strerror(errno));
 	KTAP_EXPECT(pin_to(0) == 0, "pin to CPU 0: %s", strerror(errno));
-	page = mmap(NULL, 2 * 4096, PROT_READ | PROT_WRITE | PROT_EXEC,
-		    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	KTAP_EXPECT(page != MAP_FAILED, "mmap: %s", strerror(errno));
-	memcpy(page, spin_code, sizeof(spin_code));
-	started = page + 4096;
-	spin = (void (*)(void))page;
-	pid = fork();
-	if (pid == 0) {
-		if (pin_to(1))
-			_exit(1);
-		spin();
-	}
-	KTAP_EXPECT(pid > 0, "fork: %s", strerror(errno));
-	/* In the loop, however long the child took to get to CPU 1. */
-	t0 = ktap_now();
-	while (!__atomic_load_n(started, __ATOMIC_ACQUIRE) && !ktap_task_ended(pid) &&
-	       ktap_now() - t0 < KTAP_WAIT_S)
-		usleep(1000);
-	if (!__atomic_load_n(started, __ATOMIC_ACQUIRE)) {
-		kill(pid, SIGKILL);
-		waitpid(pid, &st, 0);
-		ktap_diag("the spinner never reached its loop on CPU 1 (status %#x)", st);
+	if (spinner_start(&sp, 1))
 		return KTAP_FAIL;
-	}
+	loop = spinner_loop(&sp);
 	/*
 	 * The spinner is not in user mode every moment: a tick, or the
 	 * host descheduling the vCPU under TCG, puts CPU 1 in the kernel for
@@ -1013,16 +967,15 @@ KTAP_TEST(nmi_interrupted_context, 30)
 			  (unsigned long long)nc.ip);
 		usleep(50000);
 	}
-	kill(pid, SIGKILL);
-	waitpid(pid, &st, 0);
+	spinner_stop(&sp);
 	KTAP_EXPECT(r == 0, "NMI to CPU 1: %s", strerror(-r));
-	ktap_diag("NMI on CPU 1 spinning at %p: flags %#x, ip %#llx (sample %d)",
-		  page + SPIN_LOOP_OFF, nc.flags, (unsigned long long)nc.ip, tries + 1);
+	ktap_diag("NMI on CPU 1 spinning at %#lx: flags %#x, ip %#llx (sample %d)",
+		  (unsigned long)loop, nc.flags, (unsigned long long)nc.ip, tries + 1);
 	KTAP_EXPECT(!(nc.flags & DEMO_IRQDEV_NMI_REGS_NULL), "irq_compat_regs() NULL in the NMI");
 	KTAP_EXPECT(nc.flags & DEMO_IRQDEV_NMI_USER, "the NMI did not see user mode in %d samples",
 		    NMI_USER_TRIES);
-	KTAP_EXPECT(nc.ip == (uintptr_t)page + SPIN_LOOP_OFF, "ip %#llx, the loop is at %p",
-		    (unsigned long long)nc.ip, page + SPIN_LOOP_OFF);
+	KTAP_EXPECT(nc.ip == loop, "ip %#llx, the loop is at %#lx",
+		    (unsigned long long)nc.ip, (unsigned long)loop);
 
 	/*
 	 * The spinner is reaped: nothing else of this guest runs in user mode
@@ -1037,7 +990,6 @@ KTAP_TEST(nmi_interrupted_context, 30)
 		    (unsigned long long)nc.ip);
 	KTAP_EXPECT(nmi_on_cpu(fd, 0, &nc) == -EINVAL, "NMI to the caller's own CPU");
 	KTAP_EXPECT(nmi_on_cpu(fd, 4096, &nc) == -EINVAL, "NMI to CPU 4096");
-	munmap(page, 2 * 4096);
 	close(fd);
 	return KTAP_PASS;
 }

@@ -2,8 +2,9 @@
 /*
  * irqdev_test.h - what the demo_irqdev tests share: opening
  * /dev/demo_irqdev<n>, its statistics, firing interrupts, dropping a
- * capability, and finding, unbinding and binding the PCI devices behind it
- * through sysfs.
+ * capability, finding, unbinding and binding the PCI devices behind it
+ * through sysfs, and a process spinning in user space on another CPU for
+ * an interrupt to land in.
  */
 #ifndef IRQAIO_IRQDEV_TEST_H
 #define IRQAIO_IRQDEV_TEST_H
@@ -11,14 +12,20 @@
 #include <fcntl.h>
 #include <glob.h>
 #include <linux/capability.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <irqaio/demo_irqdev.h>
+#include <ktap.h>
 
 #define DRIVER_DIR	"/sys/bus/pci/drivers/demo_irqdev"
 
@@ -127,6 +134,101 @@ static inline int bound_devices(char bdf[][16], int max)
 		snprintf(bdf[n++], 16, "%s", strrchr(g.gl_pathv[i], '/') + 1);
 	globfree(&g);
 	return n;
+}
+
+/* Run the calling thread on @cpu only. */
+static inline int pin_to(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+/*
+ * A child pinned to a CPU, spinning in user space on a one-instruction
+ * loop in the first of two shared pages. Its code first stores 1 to the
+ * second page's first byte (PC-relative), then branches to itself for
+ * ever: once that byte reads 1, an interrupt landing on that CPU while it
+ * is in user mode finds it at exactly spinner_loop(), never on its way
+ * there (the C code between fork() and the loop).
+ */
+struct spinner {
+	unsigned char *page;
+	pid_t pid;
+};
+
+#if defined(__x86_64__)
+/* movb $1, 0xff9(%rip) (the flag: 0x1000 - 7); jmp . */
+#define SPINNER_CODE	{ 0xc6, 0x05, 0xf9, 0x0f, 0x00, 0x00, 0x01, 0xeb, 0xfe }
+#define SPINNER_LOOP_OFF	7
+#elif defined(__aarch64__)
+/* adr x0, .+0x1000 (the flag); mov w1, #1; strb w1, [x0]; b . (little-endian words) */
+#define SPINNER_CODE	{ 0x00, 0x80, 0x00, 0x10, 0x21, 0x00, 0x80, 0x52, \
+			  0x01, 0x00, 0x00, 0x39, 0x00, 0x00, 0x00, 0x14 }
+#define SPINNER_LOOP_OFF	12
+#else
+#error "irqdev_test.h: no user-space spin loop for this architecture"
+#endif
+
+static inline uintptr_t spinner_loop(const struct spinner *s)
+{
+	return (uintptr_t)s->page + SPINNER_LOOP_OFF;
+}
+
+static inline void spinner_stop(struct spinner *s)
+{
+	int st;
+
+	if (s->pid > 0) {
+		kill(s->pid, SIGKILL);
+		waitpid(s->pid, &st, 0);
+	}
+	if (s->page != MAP_FAILED)
+		munmap(s->page, 2 * 4096);
+	s->pid = -1;
+	s->page = MAP_FAILED;
+}
+
+/* Start the spinner on @cpu and wait until it is in its loop: 0, or -1 (said). */
+static inline int spinner_start(struct spinner *s, int cpu)
+{
+	static const unsigned char spinner_code[] = SPINNER_CODE;
+	double t0;
+
+	s->pid = -1;
+	s->page = mmap(NULL, 2 * 4096, PROT_READ | PROT_WRITE | PROT_EXEC,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (s->page == MAP_FAILED) {
+		ktap_diag("spinner: mmap: %s", strerror(errno));
+		return -1;
+	}
+	memcpy(s->page, spinner_code, sizeof(spinner_code));
+	/* Written as data, run as code: the instruction cache must see it. */
+	__builtin___clear_cache((char *)s->page, (char *)s->page + sizeof(spinner_code));
+	s->pid = fork();
+	if (s->pid == 0) {
+		/* Never outlives the test, whichever way the test ends. */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) || pin_to(cpu))
+			_exit(1);
+		((void (*)(void))s->page)();
+	}
+	if (s->pid < 0) {
+		ktap_diag("spinner: fork: %s", strerror(errno));
+		spinner_stop(s);
+		return -1;
+	}
+	t0 = ktap_now();
+	while (!__atomic_load_n(s->page + 4096, __ATOMIC_ACQUIRE) && !ktap_task_ended(s->pid) &&
+	       ktap_now() - t0 < KTAP_WAIT_S)
+		usleep(1000);
+	if (!__atomic_load_n(s->page + 4096, __ATOMIC_ACQUIRE)) {
+		ktap_diag("the spinner never reached its loop on CPU %d", cpu);
+		spinner_stop(s);
+		return -1;
+	}
+	return 0;
 }
 
 #endif /* IRQAIO_IRQDEV_TEST_H */
