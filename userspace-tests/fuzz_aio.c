@@ -99,7 +99,6 @@ static uint64_t rnd_below(uint64_t n)
 	return n ? rnd() % n : 0;
 }
 
-/* true with probability pct/100 */
 static int chance(unsigned int pct)
 {
 	return rnd_below(100) < pct;
