@@ -170,8 +170,18 @@ struct pt_regs *irq_compat_regs_outside_handler(void);
 #elif defined(CONFIG_X86)
 #error "irq_compat: unknown x86 NMI handler prototype: neither NMI probe compiled"
 #else
-/* Not x86: no NMI_COMPAT_HANDLER(). */
+/*
+ * Not x86: no register_nmi_handler(), so no NMI_COMPAT_HANDLER(). A driver
+ * that uses it gets this error where it does, not an undeclared name.
+ * arm64's NMIs are pseudo-NMIs (CONFIG_ARM64_PSEUDO_NMI, off in Debian's
+ * kernels): an irqchip that supports them lets request_nmi() turn a GICv3
+ * SPI or PPI into one; a PCI device's MSI (an LPI) never is. A driver
+ * there handles its interrupts with request_irq() and IRQ_COMPAT_HANDLER().
+ */
 #define IRQAIO_BRANCH_NMI_NOT_X86
+#define NMI_COMPAT_HANDLER(name, type)						\
+	_Pragma("GCC error \"irq_compat: no register_nmi_handler() on this architecture\"")	\
+	int name(unsigned int type)
 #endif /* NMI handler prototype */
 
 /**

@@ -12,7 +12,7 @@ IRQ_COMPAT_HANDLER(zo_irq_handler, irq, dev_id)
 	ZO_IRQ_BODY(dev_id);
 }
 
-#ifdef NMI_COMPAT_HANDLER
+#ifdef IRQAIO_NMI_HANDLER_ARGS
 NMI_COMPAT_HANDLER(zo_nmi_handler, type);
 
 NMI_COMPAT_HANDLER(zo_nmi_handler, type)

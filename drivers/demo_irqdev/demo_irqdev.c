@@ -227,7 +227,7 @@ struct demo_irqdev_nmi_probe {
 
 static atomic64_t demo_irqdev_nmi_regs_null = ATOMIC64_INIT(0);
 
-#if defined(NMI_COMPAT_HANDLER) && defined(IRQAIO_HAVE_APIC_SELF_NMI_EXPORTED)
+#if defined(IRQAIO_NMI_HANDLER_ARGS) && defined(IRQAIO_HAVE_APIC_SELF_NMI_EXPORTED)
 #define DEMO_IRQDEV_HAVE_NMI 1
 #include <asm/apic.h>
 
@@ -345,6 +345,14 @@ static int demo_irqdev_nmi_cpu(struct demo_irqdev_nmi_cpu *nc)
 }
 #endif /* NMI support */
 
+/*
+ * The ordering DMA needs on a weakly ordered CPU (arm64) is in these
+ * accessors, as Documentation/memory-barriers.txt gives it: iowrite32()
+ * orders the CPU's earlier writes to memory before the register write that
+ * starts a transfer, ioread32() the CPU's later reads of memory after the
+ * status read that says a transfer is done. dma_unmap_page() then makes
+ * what the device wrote visible to a CPU without coherent DMA.
+ */
 static inline u32 demo_irqdev_read(struct demo_irqdev *d, unsigned int reg)
 {
 	return ioread32(d->regs + reg);
