@@ -17,6 +17,11 @@ caller lists it as an expected failure; a parent that says "not ok" with no
 failing leaf under it failed by itself (it counts as one failure of its own).
 "# SKIP reason" makes a result a skip; the reason is kept and shown.
 
+Here too: emit(), the Python tools' KTAP emitter. Not here: the format of
+qemu/run's --result file (lib/result.py; "ktap.py result" below reads it
+through that module) and the documents "ktap.py selftest" runs the parser on
+(tests/harness/ktap-selftests.json).
+
 Command line (for the bash scripts):
   ktap.py count [--status N] [--console|--stream] LOG
       print "PASS|FAIL PASS FAIL SKIP" for LOG (the row of a KTAP-printing
@@ -27,14 +32,23 @@ Command line (for the bash scripts):
                                      (two runs' lists compare with diff)
   ktap.py kunit-compare CONSOLE JSON KUNIT-LOG STATUS
                                      kunit.py parse's verdict against ours
-  ktap.py result FILE KEY...         values of qemu/run's --result file
+  ktap.py result FILE KEY...         values of qemu/run's --result file (lib/result.py)
   ktap.py selftest                   the parser on purpose-made bad output
+                                     (tests/harness/ktap-selftests.json)
 """
 
 import argparse
 import json
+import os
 import re
 import sys
+
+import result  # lib/result.py: qemu/run's --result file, behind "ktap.py result"
+
+# "ktap.py selftest"'s made-up documents and the verdicts wanted of them:
+# data, so they live with the harness's other self-tests, not in the reader.
+SELFTESTS_FILE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                              "tests", "harness", "ktap-selftests.json")
 
 # A kernel log line on the console: printk.time=1 gives every one a
 # timestamp, so test output that happens to say "BUG" is never taken for one.
@@ -399,41 +413,6 @@ def read_xfail(paths, kernel):
     return out
 
 
-# qemu/run's --result file (and qemu/coverage's summary): one JSON object,
-# read and written only here. Its scalars are strings; a dict (qemu/run's
-# per-test words and diagnostics) stays a dict of strings.
-def write_result(path, fields):
-    def value(v):
-        return {str(k): str(x) for k, x in v.items()} if isinstance(v, dict) else str(v)
-    with open(path, "w", encoding="utf-8") as f:
-        json.dump({k: value(v) for k, v in fields.items()}, f, sort_keys=True)
-        f.write("\n")
-
-
-# A leaf's status as a test result word: an expected failure is what its
-# suite wants (ok); a failure and a leaf that is not even KTAP are not ok.
-RESULT_WORD = {"pass": "ok", "xfail": "ok", "skip": "skip"}
-
-
-def test_words(report):
-    """{path: "ok" | "not ok" | "skip"} and {path: why} for the others."""
-    words, diags = {}, {}
-    for leaf in report.leaves:
-        words[leaf.path] = RESULT_WORD.get(leaf.status, "not ok")
-        if words[leaf.path] != "ok":
-            diags[leaf.path] = "\n".join(([leaf.reason] if leaf.reason else []) + leaf.diag[-15:])
-    return words, diags
-
-
-def read_result(path):
-    with open(path, encoding="utf-8") as f:
-        try:
-            res = json.load(f)
-        except ValueError:
-            return {}
-    return res if isinstance(res, dict) else {}
-
-
 def judge_status(report, status):
     """A KTAP-printing program's exit status next to its KTAP: a failure
     exit with no failed test means the program broke; an exit 0 does not
@@ -475,58 +454,6 @@ def kunit_compare(report, kunit_json, kunit_log, kunit_status):
     return problems, theirs
 
 
-def _subtests(doc):
-    """DOC one level in: the subtests of the result line that follows it."""
-    return "".join("    " + line for line in doc.splitlines(keepends=True))
-
-
-# Purpose-made bad output: the parser must refuse each one.
-SELFTESTS = [
-    ("good_nested_passes", True,
-     "KTAP version 1\n1..2\n"
-     + _subtests("KTAP version 1\n1..2\nok 1 a\nok 2 b # SKIP no device\n")
-     + "ok 1 prog\nok 2 load_x\n"),
-    ("short_plan_refused", False, "KTAP version 1\n1..3\nok 1 a\nok 2 b\n"),
-    ("long_plan_refused", False, "KTAP version 1\n1..1\nok 1 a\nok 2 b\n"),
-    ("duplicate_number_refused", False, "KTAP version 1\n1..2\nok 1 a\nok 1 b\n"),
-    ("skipped_number_refused", False, "KTAP version 1\n1..2\nok 1 a\nok 3 b\n"),
-    ("duplicate_name_refused", False, "KTAP version 1\n1..2\nok 1 a\nok 2 a\n"),
-    ("missing_plan_refused", False, "KTAP version 1\nok 1 a\n"),
-    # A program that printed no KTAP, its output commented: one leaf.
-    ("commented_output_is_leaf", True,
-     "KTAP version 1\n1..1\n" + _subtests("# hello\n# ok 1 not a result\n") + "ok 1 prog\n"),
-    ("uncommented_output_refused", False,
-     "KTAP version 1\n1..1\n" + _subtests("hello\n") + "ok 1 prog\n"),
-    ("nested_missing_plan_refused", False,
-     "KTAP version 1\n1..1\n" + _subtests("KTAP version 1\nok 1 a\n") + "ok 1 prog\n"),
-    ("missing_version_refused", False, "1..1\nok 1 a\n"),
-    ("nested_not_ok_under_ok_refused", False,
-     "KTAP version 1\n1..1\n" + _subtests("KTAP version 1\n1..2\nok 1 a\nnot ok 2 b\n")
-     + "ok 1 prog\n"),
-    ("deep_not_ok_refused", False,
-     "KTAP version 1\n1..1\n"
-     + _subtests("KTAP version 1\n1..1\n" + _subtests("KTAP version 1\n1..1\nnot ok 1 deep\n")
-                 + "ok 1 mid\n")
-     + "ok 1 prog\n"),
-    ("not_ok_exit_0_refused", False, "KTAP version 1\n1..1\nnot ok 1 a\n"),
-    ("parent_not_ok_alone_refused", False,
-     "KTAP version 1\n1..1\n" + _subtests("KTAP version 1\n1..1\nok 1 a\n")
-     + "not ok 1 prog # exit status 1\n"),
-    ("orphan_nested_results_refused", False,
-     "KTAP version 1\n1..1\nok 1 a\n" + _subtests("KTAP version 1\n1..1\nok 1 b\n")),
-    ("no_output_refused", False, ""),
-    ("no_results_refused", False, "KTAP version 1\n# nothing\n"),
-    ("two_documents_refused", False,
-     "KTAP version 1\n1..1\nok 1 a\nKTAP version 1\n1..1\nok 1 b\n"),
-    ("stream_short_plan_refused", False,
-     "KTAP version 1\n1..1\nok 1 a\nKTAP version 1\n1..2\nok 1 a\n"),
-    ("stream_not_ok_refused", False,
-     "KTAP version 1\n1..1\nok 1 a\nKTAP version 1\n1..1\nnot ok 1 a\n"),
-    ("stream_good_passes", True,
-     "KTAP version 1\n1..1\nok 1 a\nKTAP version 1\n# world 2\n1..1\nok 1 a\n"),
-]
-
-
 def emit(results, comment=None):
     """The Python tools' KTAP emitter: (ok, name, diagnostics) results as one
     document, the plan counted; each diagnostic a "#" line under its result.
@@ -545,46 +472,27 @@ def emit(results, comment=None):
 
 
 def selftest():
-    tests = SELFTESTS + [("expected_failure_listed_passes", True, None),
-                         ("not_ok_with_exit_0_tool_refused", False, None),
-                         ("exit_1_without_not_ok_tool_refused", False, None),
-                         ("skip_reason_carried", True, None),
-                         ("console_guest_line_cut_by_kernel", True, None)]
+    """The parser on the made-up documents of SELFTESTS_FILE ("about" there
+    says what each key of a test asks)."""
+    with open(SELFTESTS_FILE, encoding="utf-8") as f:
+        tests = json.load(f)["tests"]
     results = []
-    for name, want_ok, text in tests:
-        if text is not None:
-            rep = parse(text.splitlines(), name, stream=name.startswith("stream_"))
-            got = rep.ok()
-        elif name == "expected_failure_listed_passes":
-            text = "KTAP version 1\n1..1\n" + _subtests("KTAP version 1\n1..1\nnot ok 1 b\n") \
-                + "not ok 1 prog\n"
-            rep = parse(text.splitlines(), name, xfail={"prog/b"})
-            got = rep.ok() and rep.xfailed == 1
-        elif name == "skip_reason_carried":
-            text = "KTAP version 1\n1..2\n" + _subtests("KTAP version 1\n1..0 # SKIP no fio\n") \
-                + "ok 1 fio # SKIP\nok 2 x # SKIP no device\n"
-            rep = parse(text.splitlines(), name)
-            got = rep.ok() and rep.skips() == [("fio", "no fio"), ("x", "no device")]
-        elif name == "console_guest_line_cut_by_kernel":
-            # Kernel lines that began halfway through the guest's lines:
-            # the rests join their starts, the kernel's own are not KTAP.
-            text = ("boot\nKTAP version 1\n1..2\n    KTAP version 1\n    1..2\n"
-                    "    # path: [   14.892404] hrtimer: interrupt took 13689850 ns\n"
-                    "[   14.9] another\nthe requests\n    ok 1 a\n    ok[   15.1] x\n"
-                    " 2 b[   15.2] y\n\nok 1 prog\n[   16.0] z\n    KTAP version 1\n    1..1\n"
-                    "    # kernel: [  119.05] CFI failure at f\n    ok 1 quoted\nok 2 other\n"
-                    "  [   17.0] w\nIRQAIO-RESULT\n[   18.0] dump\nIRQAIO-TAINT: 0\n")
-            first, lines = console_ktap(text.splitlines())
-            rep = parse(lines, name, first_lineno=first)
-            got = (rep.ok() and rep.passed == 3 and "    # path: the requests" in lines and
-                   "    # kernel: [  119.05] CFI failure at f" in lines)
-        else:
-            text = "KTAP version 1\n1..1\n" + \
-                ("not ok 1 a\n" if "exit_0" in name else "ok 1 a\n")
-            rep = judge_status(parse(text.splitlines(), name),
-                               0 if "exit_0" in name else 1)
-            got = rep.ok()
-        results.append((got == want_ok, name, rep.problems()))
+    for t in tests:
+        name, lines = t["name"], t["ktap"]
+        first = 1
+        if t.get("console"):
+            first, lines = console_ktap(lines)
+        rep = parse(lines, name, xfail=set(t.get("xfail", ())), first_lineno=first,
+                    stream=t.get("stream", False))
+        if "status" in t:
+            judge_status(rep, t["status"])
+        # What the test asks beyond the verdict: counts, skips, the lines
+        # taken out of a console; a key it does not give asks nothing.
+        seen = {"xfailed": rep.xfailed, "passed": rep.passed,
+                "skips": [list(skip) for skip in rep.skips()]}
+        got = (rep.ok() and all(t.get(k, v) == v for k, v in seen.items()) and
+               all(line in lines for line in t.get("extracted", ())))
+        results.append((got == t["ok"], name, rep.problems()))
     return emit(results, "lib/ktap.py on purpose-made output")
 
 
@@ -629,12 +537,7 @@ def main():
 
 def run_command(args):
     if args.cmd == "result":
-        try:
-            res = read_result(args.file)
-        except OSError:
-            res = {}
-        # Words for "read -r": a value's spaces become commas.
-        print(" ".join(str(res.get(k, "-")).replace(" ", ",") for k in args.keys))
+        print(result.values(args.file, args.keys))
         return 0
     if args.cmd == "kunit-compare":
         rep = read_log(args.console, console=True)

@@ -10,7 +10,7 @@
   coverage.py report INFO --strip PREFIX --floor PCT --floor-branches PCT --summary FILE
                      --uncovered FILE
       per-file line and branch figures of an lcov tracefile as KTAP
-      diagnostics; the totals go to FILE in lib/ktap.py's result format,
+      diagnostics; the totals go to FILE in qemu/run's result format (lib/result.py),
       every uncovered line (and every line with a branch never taken) to
       the uncovered list; exits 1 if the lines covered are below PCT
 
@@ -24,7 +24,8 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), 'lib'))
-import ktap  # noqa: E402  (lib/ktap.py: the result format, kernel lines)
+import ktap  # noqa: E402  (lib/ktap.py: kernel lines)
+from result import write_result  # noqa: E402  (lib/result.py: qemu/run's result format)
 
 BEGIN, END = "IRQAIO-GCOV-BEGIN ", "IRQAIO-GCOV-END"
 
@@ -126,7 +127,7 @@ def report(args):
           f"{tot[2]:4}/{tot[3]:4} {branches_pct:>5}%")
     with open(args.uncovered, "w", encoding="utf-8") as f:
         f.write("".join(u + "\n" for u in uncovered))
-    ktap.write_result(args.summary, {
+    write_result(args.summary, {
         "lines_pct": lines_pct, "lines_hit": tot[0], "lines_found": tot[1],
         "branches_pct": branches_pct, "branches_hit": tot[2], "branches_found": tot[3],
         "floor": args.floor, "floor_branches": args.floor_branches})
