@@ -51,11 +51,11 @@ build_modules() {
 		# preprocessor's dump of the driver that includes both headers.
 		# shellcheck disable=SC2046 # one argument a word
 		kernel_exec "$k" make -C "$kdir" M="$src" IRQAIO_TOP="$src" $(kernel_make_args "$k") \
-			KCFLAGS=-dM drivers/demo_irqdev/demo_irqdev.i >>"$out/build.log" 2>&1 || {
+			KCFLAGS=-dM drivers/demo_irqdev/demo_irqdev_main.i >>"$out/build.log" 2>&1 || {
 			tail -n 20 "$out/build.log" >&2
 			return 1
 		}
-		cp "$src/drivers/demo_irqdev/demo_irqdev.i" "$out/macros.h"
+		cp "$src/drivers/demo_irqdev/demo_irqdev_main.i" "$out/macros.h"
 	fi
 	mkdir -p "$out/testmods"
 	rm -f "$out/testmods/"*.ko
