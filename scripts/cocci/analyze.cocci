@@ -3,8 +3,9 @@
 /// anything is changed (so every line number is a line of those files, never
 /// of Coccinelle's temporary copies). Changes nothing: each rule prints one
 /// tab-separated "IRQAIO" fact line, which scripts/cocci/convert_plan.py
-/// reads for the whole driver at once (a handler defined in one file and
-/// declared or called in another, an aio method completed by a helper).
+/// plan (the planner in scripts/cocci/convert/) reads for the whole driver
+/// at once (a handler defined in one file and declared or called in
+/// another, an aio method completed by a helper).
 ///
 /// Facts: handler, hproto, nmi, regsfn, regslocal, regscall, regsfield, ref,
 /// call, def, async, fops, aiometh, kiocb, kiocb_ok, kparam, kpass, kstore,
@@ -311,9 +312,9 @@ q << kok.q;
 fact("kiocb_ok", *at(q), kio)
 
 // ------------------------------------------------------------ async shapes
-// What convert_plan.py needs to tell a request finished later that it can
-// convert (the kiocb kept in one slot, one aio_complete() of that slot)
-// from one it reports.
+// What Plan.async_shape() (scripts/cocci/convert/aio_planner.py) needs to
+// tell a request finished later that it can convert (the kiocb kept in one
+// slot, one aio_complete() of that slot) from one it reports.
 
 // Every function with a struct kiocb * parameter, and its index.
 @kpar@
