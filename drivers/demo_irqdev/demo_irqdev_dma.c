@@ -11,6 +11,8 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <aio_compat.h>
+
 #include "demo_irqdev.h"
 
 static enum dma_data_direction demo_irqdev_dma_dir(const struct demo_irqdev_req *r)

@@ -25,6 +25,8 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <irq_compat.h>
+
 #include "demo_irqdev.h"
 
 static unsigned int dma_bits = 28;

@@ -9,6 +9,8 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <irq_compat.h>
+
 #include "demo_irqdev.h"
 
 #if DEMO_IRQDEV_HAVE_NMI
