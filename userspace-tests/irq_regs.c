@@ -8,7 +8,8 @@
  *
  * The device's interrupt is steered to CPU 1 (/proc/irq/N/smp_affinity_list)
  * while a child spins in user space there and this process, on CPU 0,
- * raises the interrupts one at a time.
+ * raises the interrupts one at a time. A file opened without CAP_SYSLOG
+ * then gets neither that address nor a symbol for it.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -124,7 +125,18 @@ KTAP_TEST(irq_user_mode, 60)
 		ret = KTAP_FAIL;
 	}
 	close(fd);
-	return ret;
+	if (ret != KTAP_PASS)
+		return ret;
+	/* %pS of a user address is the bare address: "?" instead. */
+	KTAP_EXPECT(drop_capability(CAP_SYSLOG) == 0, "capset: %s", strerror(errno));
+	fd = dev_open(0, 0);
+	KTAP_EXPECT(fd >= 0, "open without CAP_SYSLOG: %s", strerror(errno));
+	KTAP_EXPECT(get_stats(fd, &s) == 0, "stats: %s", strerror(errno));
+	close(fd);
+	KTAP_EXPECT(s.last_ip == 0 && !strcmp(s.last_ip_sym, "?"),
+		    "without CAP_SYSLOG the user-mode ip shows as %#llx, \"%s\"",
+		    (unsigned long long)s.last_ip, s.last_ip_sym);
+	return KTAP_PASS;
 }
 
 /* With CPU 1 idle (the spinner reaped), the same interrupt finds the kernel. */
