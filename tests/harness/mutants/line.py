@@ -9,6 +9,10 @@ alike). A mutant that finds no such line, or more than one, is stale: its
 code changed, and it must say so rather than test nothing.
 
   line.py apply PATH FROM TO [AFTER]   put the mutant into PATH
+  line.py list SET.mutants             its mutants, one a line: name, file,
+                                       from, to, why, where, after separated
+                                       by US (\x1f: the lines hold tabs);
+                                       only IRQAIO_MUTANT_NAMES's, if set
   line.py check [SET.mutants...]       every mutant of this tree's sets
                                        (default: all; a "kernel:" set's
                                        files are in a kernel tree, not
@@ -92,9 +96,20 @@ def apply(path, old, new, after):
     return 0
 
 
+def list_mutants(path):
+    only = os.environ.get("IRQAIO_MUTANT_NAMES", "").split()
+    for _, rec in records(path)[1]:
+        if not only or rec.get("name") in only:
+            keys = ("name", "file", "from", "to", "why", "where", "after")
+            print("\x1f".join(rec.get(k, "") for k in keys))
+    return 0
+
+
 def main(argv):
     if len(argv) >= 4 and argv[0] == "apply":
         return apply(argv[1], argv[2], argv[3], argv[4] if len(argv) > 4 else "")
+    if len(argv) == 2 and argv[0] == "list":
+        return list_mutants(argv[1])
     if argv and argv[0] == "check":
         paths = argv[1:] or sorted(glob.glob(os.path.join(TOP, "tests/harness/mutants/*.mutants")))
         return check(paths)
