@@ -12,9 +12,9 @@ empty), and a bash command. A job runs once everything it needs has
 succeeded; a job whose need failed or did not run is reported as not run,
 with the reason, and the jobs that need nothing of it go on. Jobs start
 longest remaining chain first, as long as their weights fit in the cores
-(IRQAIO_JOBS, default: all) and their memory in what the machine has
-available, and never more than one job beyond the cores; a job heavier
-than the machine runs alone. A job that succeeded
+(IRQAIO_JOBS, default: all) with half a core to spare (OVERCOMMIT) and
+their memory in what the machine has available, and never more than one
+job beyond the cores; a job heavier than the machine runs alone. A job that succeeded
 in the previous run (BUILD/timings.json, or in a new checkout the machine's
 last run, $IRQAIO_CACHE/timings.json) weighs what it used then, CPU
 seconds per second but at least half a core (a TCG guest waiting on a
@@ -55,6 +55,12 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
 from ktap import emit  # noqa: E402  (lib/ktap.py: the one KTAP emitter)
 
 ROW_FORMAT = "%-24s %-6s %5s %5s %5s  %s"
+# How far the weights of running jobs may exceed the cores. A weight is a
+# job's average: a build that runs make -j weighs 1.2 and keeps one core
+# busy most of its time. Without the slack, two such jobs never share two
+# cores, and a job heavier than a core waits until everything but jobs
+# of half a core has finished, leaving a core idle at the end of the run.
+OVERCOMMIT = 0.5
 TAIL_LINES = 25
 
 
@@ -275,7 +281,7 @@ class Scheduler:
                 alone = not running
                 # At most one job more than the cores, however light the
                 # jobs look: weights are estimates.
-                if alone or (busy + j.weight <= self.cores and mem + j.mem <= self.mem and
+                if alone or (busy + j.weight <= self.cores + OVERCOMMIT and mem + j.mem <= self.mem and
                              len(running) <= self.cores):
                     self.launch(j)
                     running.append(j)
@@ -574,6 +580,20 @@ def self_test():
         with open(os.path.join(d, "timings.json"), encoding="utf-8") as f:
             other = json.load(f).get("other_cpu_seconds")
         check("timings_json_says_what_others_used", other is not None and other >= 0, str(other))
+        # Weights above the cores by up to OVERCOMMIT run side by side;
+        # more than that waits.
+        with open(table, "w", encoding="utf-8") as f:
+            f.write("x\t1.25\t0\t1\t\tsleep 1\ny\t1.25\t0\t1\t\tsleep 3\n"
+                    "z\t1.3\t0\t1\tx\tsleep 1\n")
+        jobs = read_table(table)
+        set_priorities(jobs, {})
+        Scheduler(jobs, d, 2, 1 << 20, io.StringIO()).run()
+        by = {j.name: j for j in jobs}
+        check("average_weights_share_the_cores",
+              by["x"].start < by["y"].end and by["y"].start < by["x"].end,
+              "x and y (1.25 each, 2 cores) did not overlap")
+        check("beyond_the_slack_waits", by["z"].start >= by["y"].end and by["z"].start >= by["x"].end,
+              "z (1.3) started beside y (1.25)")
         # However light, no more than one job beyond the cores at once.
         with open(table, "w", encoding="utf-8") as f:
             for n in range(5):
