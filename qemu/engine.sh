@@ -25,19 +25,25 @@ matrix_kdir() {
 	fi
 }
 
-# build_modules KERNEL KDIR [TREE [OUT]]: the demo drivers of TREE (default:
-# the checkout) built for KERNEL (a row, or the entry KDIR is in) the way a
-# maintainer's module is, by qemu/build-user-module: a private copy at
-# OUT/src (default OUT: build/KERNEL), so kernels never share objects, the
-# kernel's own toolchain, signed where its tree has the key, the .ko files
-# and their load order in OUT/modules, the log in OUT/build.log; and W=1
-# with our warnings as errors. Then what only our suite needs: the
-# test-only modules of userspace-tests/kmod in OUT/testmods (the tests load
-# them), the probe results in OUT/irqaio_features.h and, for the
-# checkout's own build (no TREE), the shim's macros as the kernel's build
-# defines them in OUT/macros.h. Probe results are kept in the cache by
-# their inputs: a fresh checkout of the same probes does not re-probe.
+# build_modules [--no-testmods] KERNEL KDIR [TREE [OUT]]: the demo drivers
+# of TREE (default: the checkout) built for KERNEL (a row, or the entry KDIR
+# is in) the way a maintainer's module is, by qemu/build-user-module: a
+# private copy at OUT/src (default OUT: build/KERNEL), so kernels never
+# share objects, the kernel's own toolchain, signed where its tree has the
+# key, the .ko files and their load order in OUT/modules, the log in
+# OUT/build.log; and W=1 with our warnings as errors. Then what only our
+# suite needs: the test-only modules of userspace-tests/kmod in
+# OUT/testmods (the tests load them; not with --no-testmods, for a build
+# that no suite boots), the probe results in OUT/irqaio_features.h and, for
+# the checkout's own build (no TREE), the shim's macros as the kernel's
+# build defines them in OUT/macros.h. Probe results are kept in the cache
+# by their inputs: a fresh checkout of the same probes does not re-probe.
 build_modules() {
+	local testmods=1
+	if [ "$1" = --no-testmods ]; then
+		testmods=0
+		shift
+	fi
 	local k=$1 kdir tree=${3:-$IRQAIO_TOP} out=${4:-$BUILD/$1}
 	local src=$out/src
 	[ "$2" = "$(kernel_dir "$k")/kdir" ] || k=${2%/kdir}
@@ -57,8 +63,9 @@ build_modules() {
 		}
 		cp "$src/drivers/demo_irqdev/demo_irqdev_main.i" "$out/macros.h"
 	fi
+	rm -rf "$out/testmods"
+	[ "$testmods" -eq 1 ] || return 0
 	mkdir -p "$out/testmods"
-	rm -f "$out/testmods/"*.ko
 	if [ -d "$src/userspace-tests/kmod" ]; then
 		# shellcheck disable=SC2046 # one argument a word
 		kernel_exec "$k" make -C "$kdir" M="$src/userspace-tests/kmod" IRQAIO_TOP="$src" W=1 \
