@@ -297,7 +297,7 @@ build_userspace_tests() {
 	local arch=$1 triplet root cc
 	if [ "$arch" = amd64 ]; then
 		ensure_packages libaio-dev liburing-dev
-		make -s -C "$IRQAIO_TOP/userspace-tests" OUT="$BUILD/tests"
+		make -s -C "$IRQAIO_TOP/tests/guest" OUT="$BUILD/tests"
 		return
 	fi
 	triplet=$(dpkg-architecture -a "$arch" -q DEB_HOST_GNU_TYPE 2>/dev/null)
@@ -307,7 +307,7 @@ build_userspace_tests() {
 	root=$(guest_libs "$arch")
 	# CFLAGS and LDFLAGS from the environment: the Makefile adds to them.
 	CFLAGS="-O2 -g -I$root/usr/include" LDFLAGS="-L$root/usr/lib/$triplet" \
-		make -s -C "$IRQAIO_TOP/userspace-tests" OUT="$BUILD/tests-$arch" CC="$cc"
+		make -s -C "$IRQAIO_TOP/tests/guest" OUT="$BUILD/tests-$arch" CC="$cc"
 }
 
 # What a private copy of a checkout leaves out: git's data, the harness's

@@ -32,7 +32,7 @@ matrix_kdir() {
 # share objects, the kernel's own toolchain, signed where its tree has the
 # key, the .ko files and their load order in OUT/modules, the log in
 # OUT/build.log; and W=1 with our warnings as errors. Then what only our
-# suite needs: the test-only modules of userspace-tests/kmod in
+# suite needs: the test-only modules of tests/kmod/suite in
 # OUT/testmods (the tests load them; not with --no-testmods, for a build
 # that no suite boots), the probe results in OUT/irqaio_features.h and, for
 # the checkout's own build (no TREE), the shim's macros as the kernel's
@@ -66,15 +66,15 @@ build_modules() {
 	rm -rf "$out/testmods"
 	[ "$testmods" -eq 1 ] || return 0
 	mkdir -p "$out/testmods"
-	if [ -d "$src/userspace-tests/kmod" ]; then
+	if [ -d "$src/tests/kmod/suite" ]; then
 		# shellcheck disable=SC2046 # one argument a word
-		kernel_exec "$k" make -C "$kdir" M="$src/userspace-tests/kmod" IRQAIO_TOP="$src" W=1 \
+		kernel_exec "$k" make -C "$kdir" M="$src/tests/kmod/suite" IRQAIO_TOP="$src" W=1 \
 			$(kernel_make_args "$k") \
 			modules >>"$out/build.log" 2>&1 || {
 			tail -n 40 "$out/build.log" >&2
 			return 1
 		}
-		cp "$src/userspace-tests/kmod/"*.ko "$out/testmods/"
+		cp "$src/tests/kmod/suite/"*.ko "$out/testmods/"
 		sign_modules "$k" "$2" "$out/testmods/"*.ko
 	fi
 }

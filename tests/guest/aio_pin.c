@@ -2,10 +2,10 @@
 /*
  * aio_pin - requests of every size the VFS lets through, pinned whole by
  * aio_compat_pin() on the test-only device /dev/irqaio_pin
- * (kmod/irqaio_pin.c: no device time per piece) and completed from a work
- * item: a gigabyte through io_submit() and readv(2), and a request at the
- * VFS's limit (MAX_RW_COUNT, INT_MAX rounded down to a page), which the
- * kernel clips before the driver sees it. The list must walk to exactly
+ * (tests/kmod/suite/irqaio_pin.c: no device time per piece) and completed
+ * from a work item: a gigabyte through io_submit() and readv(2), and a
+ * request at the VFS's limit (MAX_RW_COUNT, INT_MAX rounded down to a
+ * page), which the kernel clips before the driver sees it. The list must walk to exactly
  * the bytes pinned, one entry per page piece, and nothing may stay pinned
  * afterwards. The iovecs all point at one buffer, as a program may: a 1 GiB
  * request in a guest of 1 GiB.
@@ -32,7 +32,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "chardev_test.h"
-#include "kmod/irqaio_pin.h"
+#include "../kmod/suite/irqaio_pin.h"
 #include "module_test.h"
 #include <ktap.h>
 

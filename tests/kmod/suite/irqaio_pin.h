@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
 /*
  * irqaio_pin.h - interface of the test-only module irqaio_pin.ko, shared
- * with userspace-tests/aio_pin.c: a device whose reads and writes pin the
+ * with tests/guest/aio_pin.c: a device whose reads and writes pin the
  * whole request through aio_compat_pin() and complete it from a work item,
  * with no device time per piece, so that a guest test can pin requests as
  * large as the VFS lets through; and how a driver handles a device that

@@ -11,7 +11,7 @@
  * behaviour; clang's kCFI (CONFIG_CFI_CLANG) checks the type at every
  * indirect call and traps. irqaio-compat's shim never casts a handler; this
  * module shows what the cast does, so that the claim is a test:
- * tests/kcfi_cast/kcfi_cast_test.sh must see the kernel's IRQ core trap on
+ * tests/kmod/kcfi_cast/kcfi_cast_test.sh must see the kernel's IRQ core trap on
  * the cast handler, and the correctly typed one run.
  *
  * Two interrupts of its own (dummy chip, simple flow handler), fired from

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * kio_test.h - kernel_read()/kernel_write() on a file from a guest test,
- * through the test-only module irqaio_kio.ko (kmod/): load it, call it,
- * unload it.
+ * through the test-only module irqaio_kio.ko (tests/kmod/suite/): load it,
+ * call it, unload it.
  */
 #ifndef IRQAIO_KIO_TEST_H
 #define IRQAIO_KIO_TEST_H
@@ -15,7 +15,7 @@
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-#include "kmod/irqaio_kio.h"
+#include "../kmod/suite/irqaio_kio.h"
 #include <ktap.h>
 
 #define KIO_MODULE	"/testmods/irqaio_kio.ko"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
 /*
  * irqaio_kio.h - interface of the test-only module irqaio_kio.ko, shared
- * with userspace-tests/splice_chardev.c: kernel_read()/kernel_write() on a
+ * with tests/guest/splice_chardev.c: kernel_read()/kernel_write() on a
  * file named by path, as other kernel code would call them (the file then
  * sees an ITER_KVEC iov_iter).
  */
