@@ -6,7 +6,10 @@
       the insn_window plugin's windows (FILE) joined with insn_bench's ICASE
       lines (LOG): one INSN row per case, on stdout
   report.py report --csv FILE --machine TEXT --date TEXT
-      the markdown report of one qemu/bench run (BENCHMARKS.md)
+      the markdown report of one qemu/bench run (BENCHMARKS.md); its prose,
+      which the figures do not make, is in bench/prose/
+  report.py prose-check DOC
+      whether DOC (BENCHMARKS.md) carries bench/prose/ as it is (make lint)
 
 Raw CSV rows:
   INSN,kernel,suite,impl,op,shape,segments,segment_bytes,reps,median,min,max
@@ -316,65 +319,34 @@ SUITE_TEXT = {
 }
 
 
-# Measured by hand on deb12-6.1 (plugin profile=on, 2026-12-03), before and
-# after the fixes: the reasons, which the tables alone do not show.
-SHIM_HISTORY = """### Why the shim costs what it costs (measured by hand, 2026-12-03)
-
-Before the fixes (deb12-6.1, the same insn_bench requests, \
-demo_chardev on the copy API against the native driver): 1.098 at 1 x 64 \
-(1136 vs 1035 instructions), 1.034 at 16 x 64, and 1.381 at 16 x 4 KiB, \
-1.465 at 1024 x 4 KiB (886050 vs 604621). With the plugin's profile=on \
-(instructions per translated block, mapped to /proc/kallsyms):
-
-- **Per copy call, about 265 instructions**: demo_chardev copied in \
-PAGE_SIZE chunks, and every copy_to_iter()/copy_from_iter() call pays \
-check_object_size() (hardened usercopy: find_vmap_area() walking the \
-vmap tree for the store, 66-90 instructions) and the iterator set-up \
-once. Fixed in drivers/demo_chardev: chunks of up to 1 MiB, so a request \
-of up to 1 MiB is one call (1024 x 4 KiB: 4 calls, +0.14 %).
-- **Per request, about 104 instructions**: the generated method called an \
-out-of-line copy of the request set-up, which called the handler through a \
-function pointer, which called the copy loop; the request struct (104 \
-bytes) was zeroed on the stack (CONFIG_INIT_STACK_ALL_ZERO) and guarded by \
-the stack protector. Fixed in compat/aio_compat_iter.h: the generated \
-methods are flattened and call the handler by name (the handler and its \
-helpers inlined, its direction a constant), and every request of the \
-read_iter family is an iov_iter (aio_compat_rw_buf()'s one buffer too), \
-so the copy API is copy_to_iter()/copy_from_iter() with no user-segment \
-copy compiled beside it and the request stays in registers.
-- What remains between `demo` and `copy` (about +42 instructions at one \
-segment before the handler was called by name) is the demo's own work: the \
-throttle check, the request-shape lookup and its counter, the chunk loop \
-with its counter and signal check. A native driver with the same features \
-would pay the same.
-- find_vmap_area() differs by up to 8 instructions between two stores, by \
-where each sits in the vmap tree: the noise floor of a driver-to-driver \
-comparison in one boot.
-- The segment walk calls copy_to_user() once per user segment, each with \
-its own checks (about 310 instructions a segment against about 85 inside \
-one copy_to_iter()): it is for drivers that need the user addresses, not \
-for copying.
-"""
+PROSE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "prose")
 
 
-# Measured by hand (plugin profile=on, patched-nodebug-6.1, 2026-12-03
-# 14:45 UTC, the tree of this run but for the handler called by name).
-LEGACY_REASON = """Where the legacy path's extra instructions go (measured by hand with the \
-plugin's profile=on, PREADV of 64 x 4 KiB, per segment): iter pays about 588 \
-instructions a 4 KiB segment (0.125 per byte, 512 of them the copy itself); \
-the fallback adds about 293 a segment: 142 in demo_chardev_legacy (its \
-->read, aio_compat_rw_buf()'s request and iov_iter set-up, the handler, \
-the lock helper: a call per segment instead of one per request), 51 in \
-_copy_to_iter() (a walk set-up per call), 43 in iov_iter_advance() and 26 \
-in do_loop_readv_writev() (the fallback's loop over the segments, core-patch \
-0002), 22 in down_read_killable()/up_read() (taken per call). So the \
-ratio tends to 588 / (588 + 293) = 0.67 with the number of segments, and \
-0.85 would need the whole per-call path under about 100 instructions: less \
-than the VFS loop and the lock alone. One segment pays the per-call path \
-once on both sides, which is why it meets the goal and four segments do \
-not: a ->read/->write driver cannot without serving the vector in one \
-call, which is what read_iter is for.
-"""
+def prose(name):
+    """bench/prose/NAME as BENCHMARKS.md carries it: without its leading
+    comments, each paragraph and list item on one line."""
+    with open(os.path.join(PROSE, name), encoding="utf-8") as f:
+        text = re.sub(r"\A(<!--.*?-->\s*)+", "", f.read(), flags=re.S)
+    out = []
+    for line in text.rstrip("\n").split("\n"):
+        starts = not line or line.startswith(("- ", "#")) or not out or not out[-1]
+        if starts or out[-1].startswith("#"):
+            out.append(line)
+        else:
+            out[-1] += " " + line.strip()
+    return "\n".join(out) + "\n"
+
+
+def prose_check(doc):
+    """Each prose file that doc (BENCHMARKS.md) does not carry as it is,
+    a line "FILE:1: what to do" each; 1 if any."""
+    with open(doc, encoding="utf-8") as f:
+        text = f.read()
+    stale = [n for n in sorted(os.listdir(PROSE)) if n.endswith(".md") and prose(n) not in text]
+    for n in stale:
+        print(f"bench/prose/{n}:1: not in {os.path.basename(doc)} as it is: "
+              "run make bench DOC=1 (or take the edit back)")
+    return 1 if stale else 0
 
 
 def shim_impls(r, suite):
@@ -464,38 +436,12 @@ def shim_goal_rows(k, checks, out, suite="chardev"):
                        f"{worst[6]:+.0f} instructions) | {verdict(worst[5] <= goal)} |")
 
 
-ASYNC_TEXT = """\
-Implementations, both loaded in the same boot and given the same requests: \
-a software device that pins an asynchronous request's memory into a \
-scatterlist (as for dma_map_sg()), queues it and returns -EIOCBQUEUED; its \
-BENCH_ASYNC_IOC_COMPLETE ioctl completes everything queued. No data moves.
-
-- `native`: `bench/native_chardev/bench_async_chardev.c`: read_iter/write_iter \
-written with the tree's own calls, picked by the shim's probes \
-(irqaio_features.h): pin_user_pages_fast() per user segment (5.6-6.2) or \
-iov_iter_extract_pages() (6.3+), set_page_dirty_lock() on a read's pages, \
-then unpin_user_pages() and ->ki_complete() with the tree's arity
-- `shim`: `bench/native_chardev/bench_shimasync_chardev.c`: the same driver \
-through the shim (one handler, AIO_COMPAT_DEFINE_METHODS()): \
-aio_compat_async_init(), aio_compat_pin(), aio_compat_queued(), then \
-aio_compat_complete()
-
-One io_submit() of one IOCB_CMD_PREADV/PWRITEV of N segments of 4 KiB \
-(submit: the io_submit() system call, its VFS and aio set-up, the driver's \
-pinning and queueing), then the COMPLETE ioctl that completes it (complete: \
-unpinning, the kiocb's completion into the aio ring, the iocb's release); \
-io_getevents(), outside both windows, checks every request ends with all \
-its bytes. Each step is a case of its own. Counted: guest instructions per \
-step on the benchmark's vCPU (fewest of 15), and the ratio to native:
-"""
-
-
 def async_table(k, r, configs, out):
     """The shim's asynchronous path against the native driver."""
     if not any(key[0] == "async" and key[1] == "native" for key in r):
         return []
     out.append(f"### Asynchronous submission and completion: shim vs native: {k}\n")
-    out.append(kernel_line(k, configs) + " " + ASYNC_TEXT)
+    out.append(kernel_line(k, configs) + " " + prose("async.md"))
     out.append("| op | step | segments x bytes | native | shim | shim / native | "
                "shim - native |")
     out.append("|---|---|---|---|---|---|---|")
@@ -584,7 +530,7 @@ def legacy_table(insn, configs, out):
                "lock, setting up a request) on top of the fallback's loop, where read_iter "
                "pays it once per request: the ratio falls towards (iter cost per segment) / "
                "(iter cost per segment + per-call cost) as N grows.\n")
-    out.append(LEGACY_REASON)
+    out.append(prose("legacy-path.md"))
     out.append("| op | request | iter | legacy | relative speed of legacy |")
     out.append("|---|---|---|---|---|")
     ratios = []
@@ -655,7 +601,7 @@ def insn_sections(insn, configs, loads):
                     f"{GOAL_REPEAT * 100:.0f} % | {matrix.role('patched-base')} | "
                     f"largest {worst:.3f} % | {verdict(worst < GOAL_REPEAT * 100)} |")
     if any(key[0] == "chardev" for r in insn.values() for key in r):
-        out.append(SHIM_HISTORY)
+        out.append(prose("shim-cost.md"))
     for k in insn:
         if k.endswith("-loaded"):
             continue
@@ -747,7 +693,11 @@ def main():
     r.add_argument("--csv", required=True)
     r.add_argument("--machine", required=True)
     r.add_argument("--date", required=True)
+    c = sub.add_parser("prose-check", help="BENCHMARKS.md carries bench/prose/ as it is")
+    c.add_argument("doc")
     a = ap.parse_args()
+    if a.cmd == "prose-check":
+        return prose_check(a.doc)
     return join(a) if a.cmd == "join" else report(a)
 
 
