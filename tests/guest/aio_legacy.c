@@ -46,6 +46,7 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
+#include "aio_test.h"
 #include "chardev_test.h"
 #include "module_test.h"
 
@@ -108,10 +109,10 @@ static int submit(io_context_t ctx, struct iocb *cb, long *res)
 	long r;
 	int sr;
 
-	r = ct_aio_submit_wait(ctx, cb, CT_AIO_WAIT_S, &sr);
+	r = aio_submit_wait(ctx, cb, CT_AIO_WAIT_S, &sr);
 	if (sr != 1)
 		return sr;
-	if (r == LONG_MIN + 1)
+	if (r == LONG_MIN)
 		return -1000;
 	*res = r;
 	return 1;

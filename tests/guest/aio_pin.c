@@ -31,6 +31,7 @@
 #include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "aio_test.h"
 #include "chardev_test.h"
 #include "../kmod/suite/irqaio_pin.h"
 #include "module_test.h"
@@ -109,15 +110,12 @@ static int pin_n(int nsegs, bool async, bool write, size_t seg, size_t skip, siz
 	ok = pin_stats(fd, &before) == 0;
 	if (ok && async) {
 		struct iocb cb;
-		int submitted;
 
 		if (write)
 			io_prep_pwritev(&cb, fd, iov, nsegs, 0);
 		else
 			io_prep_preadv(&cb, fd, iov, nsegs, 0);
-		res = ct_aio_submit_wait(ctx, &cb, PIN_WAIT_S, &submitted);
-		if (res == LONG_MIN)
-			ktap_diag("io_submit: %d (%s)", submitted, strerror(-submitted));
+		res = aio_submit_wait(ctx, &cb, PIN_WAIT_S, NULL);
 	} else if (ok) {
 		res = write ? writev(fd, iov, nsegs) : readv(fd, iov, nsegs);
 		if (res < 0)
@@ -370,7 +368,7 @@ KTAP_TEST(submit_completes_and_fails, 60)
 	static char buf[4096];
 	struct iocb cb;
 	io_context_t ctx;
-	int fd, submitted, ok;
+	int fd, ok;
 	long res;
 	ssize_t n;
 
@@ -383,7 +381,7 @@ KTAP_TEST(submit_completes_and_fails, 60)
 	}
 	ok = pin_stats(fd, &before) == 0;
 	io_prep_pread(&cb, fd, buf, sizeof(buf), 0);
-	res = ct_aio_submit_wait(ctx, &cb, KTAP_WAIT_S, &submitted);
+	res = aio_submit_wait(ctx, &cb, KTAP_WAIT_S, NULL);
 	n = read(fd, buf, sizeof(buf));
 	if (n < 0)
 		n = -errno;
@@ -526,7 +524,7 @@ KTAP_TEST(read_redirties_cleaned_pages, 60)
 			 MAP_SHARED | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
 	ssize_t n = 0;
 	long res = 0;
-	int fd = pin_open(IRQAIO_PIN_CLEAN, 0, 0), submitted = 0;
+	int fd = pin_open(IRQAIO_PIN_CLEAN, 0, 0);
 	int sync_clean = -1, async_clean = -1;
 	io_context_t ctx = 0;
 	struct iocb cb;
@@ -539,7 +537,7 @@ KTAP_TEST(read_redirties_cleaned_pages, 60)
 	pin_stats(fd, &mid);
 	if (io_setup(1, &ctx) == 0) {
 		io_prep_pread(&cb, fd, buf, CLEAN_PAGES * 4096, 0);
-		res = ct_aio_submit_wait(ctx, &cb, KTAP_WAIT_S, &submitted);
+		res = aio_submit_wait(ctx, &cb, KTAP_WAIT_S, NULL);
 		async_clean = pages_clean(buf, CLEAN_PAGES, KTAP_WAIT_S);
 		io_destroy(ctx);
 	}

@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <sys/ioctl.h>
 #include <sys/uio.h>
+#include "aio_test.h"
 #include "chardev_test.h"
 
 #define NTHREADS	8
@@ -72,10 +73,10 @@ static long rw(io_context_t ctx, int fd, int write, struct iovec *v, int n, long
 		io_prep_pwritev(&cb, fd, v, n, off);
 	else
 		io_prep_preadv(&cb, fd, v, n, off);
-	res = ct_aio_submit_wait(ctx, &cb, 2 * CT_AIO_WAIT_S, &sr);
+	res = aio_submit_wait(ctx, &cb, 2 * CT_AIO_WAIT_S, &sr);
 	if (sr != 1)
 		return -10000;
-	return res == LONG_MIN + 1 ? -10001 : res;
+	return res == LONG_MIN ? -10001 : res;
 }
 
 static unsigned char block_byte(uint32_t writer, uint32_t gen, uint32_t blk, size_t k)

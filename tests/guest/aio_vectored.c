@@ -31,6 +31,7 @@
 #include <sys/uio.h>
 #include <time.h>
 #include <irqaio/demo_chardev.h>
+#include "aio_test.h"
 #include "chardev_test.h"
 #include <ktap.h>
 
@@ -39,7 +40,7 @@
 /*
  * One vectored request, @op IO_CMD_PREADV or IO_CMD_PWRITEV, of @v[@n] at
  * @off on @fd. vec_wait() waits for its event: the event's res, or what
- * ct_aio_submit_wait() says instead (io_submit()'s answer in *@sr).
+ * aio_submit_wait() says instead (io_submit()'s answer in *@sr).
  * vec_submit() is for a request io_submit() must refuse: its answer.
  */
 static void vec_prep(struct iocb *cb, int fd, int op, const struct iovec *v, int n, long long off)
@@ -56,7 +57,7 @@ static long vec_wait(io_context_t ctx, int fd, int op, const struct iovec *v, in
 	struct iocb cb;
 
 	vec_prep(&cb, fd, op, v, n, off);
-	return ct_aio_submit_wait(ctx, &cb, CT_AIO_WAIT_S, sr);
+	return aio_submit_wait(ctx, &cb, CT_AIO_WAIT_S, sr);
 }
 
 static int vec_submit(io_context_t ctx, int fd, int op, const struct iovec *v, int n, long long off)
@@ -139,9 +140,9 @@ CT_AIO_TEST(aio_integrity_single_buffer, 30, 0, 4)
 
 	ct_fill(src, sizeof(src), 77);
 	io_prep_pwrite(&cb, t->fd, src, sizeof(src), 4321);
-	KTAP_EXPECT(ct_aio_submit_wait(t->ctx, &cb, CT_AIO_WAIT_S, &sr) == (long)sizeof(src), "pwrite %d", sr);
+	KTAP_EXPECT(aio_submit_wait(t->ctx, &cb, CT_AIO_WAIT_S, &sr) == (long)sizeof(src), "pwrite %d", sr);
 	io_prep_pread(&cb, t->fd, dst, sizeof(dst), 4321);
-	KTAP_EXPECT(ct_aio_submit_wait(t->ctx, &cb, CT_AIO_WAIT_S, &sr) == (long)sizeof(dst), "pread %d", sr);
+	KTAP_EXPECT(aio_submit_wait(t->ctx, &cb, CT_AIO_WAIT_S, &sr) == (long)sizeof(dst), "pread %d", sr);
 	KTAP_EXPECT(!memcmp(src, dst, sizeof(src)), "data differs");
 	return KTAP_PASS;
 }
@@ -350,15 +351,15 @@ CT_AIO_TEST(aio_rwf_nowait, 30, 0, 4)
 	long res;
 
 	io_prep_preadv2(&cb, t->fd, v, 2, 0, RWF_NOWAIT);
-	res = ct_aio_submit_wait(t->ctx, &cb, CT_AIO_WAIT_S, &sr);
+	res = aio_submit_wait(t->ctx, &cb, CT_AIO_WAIT_S, &sr);
 	KTAP_EXPECT(res == 128, "RWF_NOWAIT, not throttled: submit %d res %ld", sr, res);
 	KTAP_EXPECT(ct_set_throttle(t->fd, CT_THROTTLE_MAX_MS) == 0, "throttle");
 	ct_paths_begin(&b);
 	io_prep_preadv2(&cb, t->fd, v, 2, 0, RWF_NOWAIT);
-	res = ct_aio_submit_wait(t->ctx, &cb, CT_AIO_WAIT_S, &sr);
+	res = aio_submit_wait(t->ctx, &cb, CT_AIO_WAIT_S, &sr);
 	KTAP_EXPECT(res == -EAGAIN, "RWF_NOWAIT, throttled: submit %d res %ld", sr, res);
 	io_prep_pwritev2(&cb, t->fd, v, 2, 0, RWF_NOWAIT);
-	res = ct_aio_submit_wait(t->ctx, &cb, CT_AIO_WAIT_S, &sr);
+	res = aio_submit_wait(t->ctx, &cb, CT_AIO_WAIT_S, &sr);
 	KTAP_EXPECT(res == -EAGAIN, "RWF_NOWAIT write, throttled: submit %d res %ld", sr, res);
 	ct_paths_end("RWF_NOWAIT READ and WRITE (throttled)", &b, &d);
 	KTAP_EXPECT(d.eagain == 2 && d.slept == 0,
@@ -662,11 +663,11 @@ CT_AIO_TEST(aio_cancel, 30, 0, 4)
 	struct io_event ev;
 	struct iocb cb;
 	pthread_t th;
-	int sr, r, round;
+	int r, round;
 	long res;
 
 	io_prep_preadv(&cb, t->fd, &v, 1, 0);
-	res = ct_aio_submit_wait(t->ctx, &cb, CT_AIO_WAIT_S, &sr);
+	res = aio_submit_wait(t->ctx, &cb, CT_AIO_WAIT_S, NULL);
 	KTAP_EXPECT(res == 256, "preadv: %ld", res);
 	r = io_cancel(t->ctx, &cb, &ev);
 	KTAP_EXPECT(r == -EINVAL, "io_cancel after completion: %d", r);
@@ -675,7 +676,7 @@ CT_AIO_TEST(aio_cancel, 30, 0, 4)
 		c = (struct canceller){ t->ctx, &cb, (pid_t)syscall(SYS_gettid), 1, 0 };
 		pthread_create(&th, NULL, cancel_later, &c);
 		io_prep_preadv(&cb, t->fd, &v, 1, 0);
-		res = ct_aio_submit_wait(t->ctx, &cb, CT_AIO_WAIT_S, &sr);
+		res = aio_submit_wait(t->ctx, &cb, CT_AIO_WAIT_S, NULL);
 		pthread_join(th, NULL);
 		KTAP_EXPECT(c.ret == -EINVAL, "io_cancel during the request: %d", c.ret);
 		KTAP_EXPECT(res == 256, "the event still carries the whole result: %ld", res);
@@ -844,7 +845,6 @@ static int run_case(int fd, io_context_t ctx, int which)
 	unsigned char buf[64];
 	struct iovec v[2] = { { buf, 32 }, { buf + 32, 32 } };
 	struct iocb cb;
-	int sr;
 
 	switch (which) {
 	case 0: return read(fd, buf, 64) == 64;
@@ -852,11 +852,11 @@ static int run_case(int fd, io_context_t ctx, int which)
 	case 2: return readv(fd, v, 1) == 32;
 	case 3: return readv(fd, v, 2) == 64;
 	case 4: io_prep_pread(&cb, fd, buf, 64, 0);
-		return ct_aio_submit_wait(ctx, &cb, CT_AIO_WAIT_S, &sr) == 64;
+		return aio_submit_wait(ctx, &cb, CT_AIO_WAIT_S, NULL) == 64;
 	case 5: io_prep_preadv(&cb, fd, v, 1, 0);
-		return ct_aio_submit_wait(ctx, &cb, CT_AIO_WAIT_S, &sr) == 32;
+		return aio_submit_wait(ctx, &cb, CT_AIO_WAIT_S, NULL) == 32;
 	case 6: io_prep_pwritev(&cb, fd, v, 2, 0);
-		return ct_aio_submit_wait(ctx, &cb, CT_AIO_WAIT_S, &sr) == 64;
+		return aio_submit_wait(ctx, &cb, CT_AIO_WAIT_S, NULL) == 64;
 	}
 	return 0;
 }

@@ -409,29 +409,6 @@ static inline void ct_aio_teardown(int fd, io_context_t ctx)
 	close(fd);
 }
 
-/*
- * Submit one iocb and wait up to @wait_s for its event: the event's res;
- * LONG_MIN when io_submit() did not take it (its answer in *@submitted),
- * LONG_MIN + 1 when no event for it came.
- */
-static inline long ct_aio_submit_wait(io_context_t ctx, struct iocb *cb, unsigned int wait_s,
-				      int *submitted)
-{
-	struct timespec ts = { .tv_sec = wait_s };
-	struct iocb *cbs[1] = { cb };
-	struct io_event ev;
-	int r;
-
-	r = io_submit(ctx, 1, cbs);
-	*submitted = r;
-	if (r != 1)
-		return LONG_MIN;
-	r = io_getevents(ctx, 1, 1, &ev, &ts);
-	if (r != 1 || ev.obj != cb)
-		return LONG_MIN + 1;
-	return (long)ev.res;
-}
-
 /* A test's demo device file and aio context (CT_AIO_TEST()). */
 struct ct_aio {
 	int fd;

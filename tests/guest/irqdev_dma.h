@@ -63,6 +63,7 @@
 #include <sys/uio.h>
 #include <time.h>
 #include <irqaio/demo_irqdev.h>
+#include "aio_test.h"
 #include "irqdev_test.h"
 #include "uring_test.h"
 #include <ktap.h>
@@ -271,44 +272,6 @@ static inline int dev_put(int fd, unsigned int pass, unsigned char *want)
 	if (want)
 		memcpy(want, buf, DEV_SIZE);
 	return 0;
-}
-
-/* Wait for the event of @cb (submitted): its res, or LONG_MIN (explained). */
-static inline long aio_wait_for(io_context_t ctx, struct iocb *cb)
-{
-	struct timespec ts = { .tv_sec = EVENT_WAIT_S };
-	struct io_event ev;
-	int r;
-
-	r = io_getevents(ctx, 1, 1, &ev, &ts);
-	if (r != 1 || ev.obj != cb || ev.data != cb) {
-		ktap_diag("io_getevents: %d, obj %p (want %p)", r, r == 1 ? (void *)ev.obj : NULL,
-			  (void *)cb);
-		return LONG_MIN;
-	}
-	return (long)ev.res;
-}
-
-/*
- * Submit one iocb and wait for its event: res; a failed submission gives
- * its -errno and sets *@refused (NULL: explain it and give LONG_MIN).
- */
-static inline long aio_one(io_context_t ctx, struct iocb *cb, bool *refused)
-{
-	struct iocb *cbs[1] = { cb };
-	int r;
-
-	cb->data = cb;
-	r = io_submit(ctx, 1, cbs);
-	if (refused)
-		*refused = r != 1;
-	if (r != 1) {
-		if (refused && r < 0)
-			return r;
-		ktap_diag("io_submit: %d (%s)", r, r < 0 ? strerror(-r) : "none submitted");
-		return LONG_MIN;
-	}
-	return aio_wait_for(ctx, cb);
 }
 
 /* Close the device @fd with the aio context @ctx and the ring @ring on it. */

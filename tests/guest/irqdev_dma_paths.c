@@ -225,7 +225,7 @@ static long xfer(struct io *io, enum path p, const struct iovec *v, int n, off_t
 	if (pi->kind == K_SYNC && r < 0)
 		r = -errno;
 	if (pi->kind == K_AIO)
-		r = aio_one(io->aio, &cb, NULL);
+		r = aio_submit_wait(io->aio, &cb, EVENT_WAIT_S, NULL);
 	if (pi->kind == K_URING) {
 		r = LONG_MIN;
 		if (uring_reap(&io->ring, 1, &r, EVENT_WAIT_S))

@@ -684,11 +684,11 @@ KTAP_TEST(nowait_busy, 60)
 /* The iocb @cb, prepared: io_submit() must take it, its event carry -EFAULT. */
 #define EXPECT_AIO_EFAULT(ctx, cb, what)					\
 	do {									\
-		bool refused_;							\
-		long res_ = aio_one(ctx, cb, &refused_);			\
+		int sr_;							\
+		long res_ = aio_submit_wait(ctx, cb, EVENT_WAIT_S, &sr_);	\
 										\
-		KTAP_EXPECT(!refused_ && res_ == -EFAULT, "%s: %s %ld", what,	\
-			    refused_ ? "io_submit" : "res", res_);		\
+		KTAP_EXPECT(sr_ == 1 && res_ == -EFAULT, "%s: io_submit %d, res %ld", \
+			    what, sr_, res_);					\
 	} while (0)
 
 /*
@@ -820,7 +820,7 @@ static int bad_input_uring_and_empty(void *state)
 	n = pread(fd, t->good, 0, 10);
 	KTAP_EXPECT(n == 0, "pread(2) of 0 bytes: %zd", n);
 	io_prep_pread(&cb, fd, t->good, 0, 10);
-	res = aio_one(t->ctx, &cb, NULL);
+	res = aio_submit_wait(t->ctx, &cb, EVENT_WAIT_S, NULL);
 	KTAP_EXPECT(res == 0, "io_submit PREAD of 0 bytes: %ld", res);
 	return KTAP_PASS;
 }
@@ -879,7 +879,7 @@ static int bad_input_fault_edges(void *state)
 	t->bytes += 100;
 	memset(good, UNTOUCHED, 2 * pg);
 	io_prep_preadv(&cb, fd, v2, 2, 300);
-	res = aio_one(t->ctx, &cb, NULL);
+	res = aio_submit_wait(t->ctx, &cb, EVENT_WAIT_S, NULL);
 	KTAP_EXPECT(res == 100 && pat_diff(good + pg - 50, 300, 100, 70) < 0,
 		    "io_submit PREADV whose second segment is unmapped: %ld, want 100", res);
 	t->np += pieces(v2, 2, 100);
@@ -927,14 +927,14 @@ static int bad_input_end_async(void *state)
 	long res;
 
 	io_prep_preadv(&cb, fd, t->v2, 1, DEV_SIZE);
-	res = aio_one(t->ctx, &cb, NULL);
+	res = aio_submit_wait(t->ctx, &cb, EVENT_WAIT_S, NULL);
 	KTAP_EXPECT(res == 0, "io_submit PREADV at the end: %ld", res);
 	io_prep_pwritev(&cb, fd, t->v2, 1, DEV_SIZE);
-	res = aio_one(t->ctx, &cb, NULL);
+	res = aio_submit_wait(t->ctx, &cb, EVENT_WAIT_S, NULL);
 	KTAP_EXPECT(res == -ENOSPC, "io_submit PWRITEV at the end: %ld", res);
 	memset(good, UNTOUCHED, 300);
 	io_prep_pread(&cb, fd, good + 1, 200, DEV_SIZE - 96);
-	res = aio_one(t->ctx, &cb, NULL);
+	res = aio_submit_wait(t->ctx, &cb, EVENT_WAIT_S, NULL);
 	KTAP_EXPECT(res == 96 && pat_diff(good + 1, DEV_SIZE - 96, 90, 70) < 0,
 		    "io_submit PREAD across the end: %ld, want 96", res);
 	t->np += 1;

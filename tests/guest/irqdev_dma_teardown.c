@@ -632,7 +632,7 @@ KTAP_TEST(unbind_in_flight, 120)
 	KTAP_EXPECT(dev_put(fd, 91, want) == 0, "write after rebinding");
 	KTAP_EXPECT(io_setup(4, &ctx) == 0, "io_setup");
 	io_prep_preadv(&cb, fd, v, 2, 0);
-	res = aio_one(ctx, &cb, NULL);
+	res = aio_submit_wait(ctx, &cb, EVENT_WAIT_S, NULL);
 	KTAP_EXPECT(res == DEV_SIZE && !memcmp(got, want, DEV_SIZE),
 		    "io_submit PREADV after rebinding: %ld", res);
 	io_destroy(ctx);
