@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * aio_test.h - what the libaio tests of either driver share: one request
- * submitted by itself and its event waited for, with a bound.
+ * submitted by itself and its event waited for, with a bound. Its names
+ * begin with aio_.
  */
 #ifndef IRQAIO_AIO_TEST_H
 #define IRQAIO_AIO_TEST_H

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * chardev_test.h - what the demo_chardev tests share: opening the device,
- * an aio context on it, one request submitted and waited for, the device
- * and a tmpfs file in the same boot (the reference) opened with the same
- * size and contents, fill and check patterns, the device's path counters,
- * and the probe results the modules were built with
- * (/etc/irqaio/features.h in the guest).
+ * an aio context on it, the device and a tmpfs file in the same boot (the
+ * reference) opened with the same size and contents, fill and check
+ * patterns, the device's path counters, and the probe results the modules
+ * were built with (/etc/irqaio/features.h in the guest). Its names begin
+ * with ct_ (CT_ for macros).
  *
  * The reference is a tmpfs file truncated to the store's size, so reads
  * at and across the end behave the same. Documented differences, which

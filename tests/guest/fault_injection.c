@@ -53,7 +53,7 @@ static int fi_set(const char *cap, const char *attr, const char *val)
 	char path[128];
 
 	snprintf(path, sizeof(path), DEBUGFS "/%s/%s", cap, attr);
-	return write_file(path, val) ? -errno : 0;
+	return it_write_file(path, val) ? -errno : 0;
 }
 
 /*
@@ -308,11 +308,11 @@ KTAP_TEST(fail_each_alloc_chardev_open, 300)
 static bool irqdev_works(void)
 {
 	char bdf[4][16];
-	int i, n = bound_devices(bdf, 4);
+	int i, n = it_bound_devices(bdf, 4);
 
 	for (i = 0; i < n; i++) {
-		int fd = dev_open(i, 0);
-		bool ok = fd >= 0 && irqdev_fire(fd, 1, 0, NULL) == 0;
+		int fd = it_dev_open(i, 0);
+		bool ok = fd >= 0 && it_fire(fd, 1, 0, NULL) == 0;
 
 		if (fd >= 0)
 			close(fd);
@@ -347,7 +347,7 @@ static int hold_enabled(char bdf[][16], int n, const char *on)
 
 	for (i = 0; i < n; i++) {
 		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/enable", bdf[i]);
-		if (write_file(path, on))
+		if (it_write_file(path, on))
 			return -1;
 	}
 	return 0;
@@ -359,14 +359,14 @@ KTAP_TEST(fail_each_alloc_irqdev_load, 900)
 	int ret;
 
 	FI_SKIP_IF_ABSENT();
-	KTAP_EXPECT(bound_devices(bdf, 4) == 2, "two edu devices bound before");
+	KTAP_EXPECT(it_bound_devices(bdf, 4) == 2, "two edu devices bound before");
 	KTAP_EXPECT(module_unload(DEMO_IRQDEV_NAME) == 0, "unload: %s", strerror(errno));
 	KTAP_EXPECT(hold_enabled(bdf, 2, "1") == 0, "enable: %s", strerror(errno));
 	ret = load_each(DEMO_IRQDEV_NAME, IRQDEV_PARAMS, irqdev_works);
 	KTAP_EXPECT(hold_enabled(bdf, 2, "0") == 0, "disable: %s", strerror(errno));
 	KTAP_EXPECT(module_load(DEMO_IRQDEV_NAME, "") == 0, "load again");
 	KTAP_EXPECT(ret == KTAP_PASS);
-	KTAP_EXPECT(bound_devices(bdf, 4) == 2, "two edu devices bound after");
+	KTAP_EXPECT(it_bound_devices(bdf, 4) == 2, "two edu devices bound after");
 	return KTAP_PASS;
 }
 
@@ -390,14 +390,14 @@ static int bind_check(void *arg, unsigned int nth, bool injected, long ret)
 
 	if (ret < 0) {
 		KTAP_EXPECT(injected, "bind failed with no allocation failing: %s", strerror(-ret));
-		KTAP_EXPECT(!is_bound(b->bdf), "a failed bind (%s) left %s bound",
+		KTAP_EXPECT(!it_is_bound(b->bdf), "a failed bind (%s) left %s bound",
 			    strerror(-ret), b->bdf);
 		return FI_REFUSED;
 	}
-	KTAP_EXPECT(is_bound(b->bdf), "bind said yes, %s is not bound", b->bdf);
+	KTAP_EXPECT(it_is_bound(b->bdf), "bind said yes, %s is not bound", b->bdf);
 	KTAP_EXPECT(irqdev_works(), "bound, but the devices do not fire");
 	if (injected)
-		KTAP_EXPECT(write_file(DRIVER_DIR "/unbind", b->bdf) == 0,
+		KTAP_EXPECT(it_write_file(IT_DRIVER_DIR "/unbind", b->bdf) == 0,
 			    "unbind after bind %u: %s", nth, strerror(errno));
 	return FI_WORKED;
 }
@@ -412,15 +412,15 @@ KTAP_TEST(fail_each_alloc_irqdev_bind, 600)
 	FI_SKIP_IF_ABSENT();
 	KTAP_EXPECT(module_unload(DEMO_IRQDEV_NAME) == 0, "unload: %s", strerror(errno));
 	KTAP_EXPECT(module_load(DEMO_IRQDEV_NAME, IRQDEV_PARAMS) == 0, "load with " IRQDEV_PARAMS);
-	KTAP_EXPECT(bound_devices(bdf, 4) == 2, "two edu devices bound before");
+	KTAP_EXPECT(it_bound_devices(bdf, 4) == 2, "two edu devices bound before");
 	b.bdf = bdf[1];
-	KTAP_EXPECT(write_file(DRIVER_DIR "/unbind", b.bdf) == 0, "unbind %s", b.bdf);
+	KTAP_EXPECT(it_write_file(IT_DRIVER_DIR "/unbind", b.bdf) == 0, "unbind %s", b.bdf);
 	KTAP_EXPECT(hold_enabled(bdf + 1, 1, "1") == 0, "enable: %s", strerror(errno));
-	b.fd = open(DRIVER_DIR "/bind", O_WRONLY | O_CLOEXEC);
+	b.fd = open(IT_DRIVER_DIR "/bind", O_WRONLY | O_CLOEXEC);
 	KTAP_EXPECT(b.fd >= 0, "open bind: %s", strerror(errno));
 	ret = fi_each("bind", bind_op, &b, bind_check, &failed, &errors);
 	close(b.fd);
-	KTAP_EXPECT(write_file(DRIVER_DIR "/unbind", b.bdf) == 0, "unbind %s", b.bdf);
+	KTAP_EXPECT(it_write_file(IT_DRIVER_DIR "/unbind", b.bdf) == 0, "unbind %s", b.bdf);
 	KTAP_EXPECT(hold_enabled(bdf + 1, 1, "0") == 0, "disable: %s", strerror(errno));
 	KTAP_EXPECT(module_unload(DEMO_IRQDEV_NAME) == 0, "unload: %s", strerror(errno));
 	KTAP_EXPECT(module_load(DEMO_IRQDEV_NAME, "") == 0, "load again without parameters");
@@ -498,7 +498,7 @@ static int dma_check(void *arg, unsigned int nth, bool injected, long ret)
 				KTAP_EXPECT(!memcmp(d->iov[i].iov_base, d->ref + 1000 * i, 1000),
 					    "segment %d read wrong data", i);
 	}
-	KTAP_EXPECT(get_stats(d->fd, &s) == 0, "stats");
+	KTAP_EXPECT(it_get_stats(d->fd, &s) == 0, "stats");
 	KTAP_EXPECT(s.dma_held == 0, "%llu page pieces still held for DMA",
 		    (unsigned long long)s.dma_held);
 	if (!d->write)
@@ -527,7 +527,7 @@ KTAP_TEST(fail_each_alloc_irqdev_dma, 900)
 	d->arena = mmap(NULL, 6 * d->page, PROT_READ | PROT_WRITE,
 			MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
 	KTAP_EXPECT(d->arena != MAP_FAILED, "mmap: %s", strerror(errno));
-	d->fd = dev_open(0, 0);
+	d->fd = it_dev_open(0, 0);
 	KTAP_EXPECT(d->fd >= 0, "open: %s", strerror(errno));
 	KTAP_EXPECT(io_setup(4, &d->ctx) == 0, "io_setup");
 	/* What the device holds: written without fault injection. */

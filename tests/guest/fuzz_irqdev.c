@@ -173,8 +173,8 @@ static void gen_fire(struct rng *r, struct call *c)
 	 * few seconds would bet that no interrupt of hundreds waits
 	 * that long on a loaded host, and a timeout fails the call.
 	 */
-	f->timeout_ms = chance(r, 85) ? IRQDEV_WAIT_MS :
-			chance(r, 66) ? IRQDEV_WAIT_MS + rnd_below(r, 4000) :
+	f->timeout_ms = chance(r, 85) ? IT_WAIT_MS :
+			chance(r, 66) ? IT_WAIT_MS + rnd_below(r, 4000) :
 			DEMO_IRQDEV_MAX_TIMEOUT_MS + 1 + (uint32_t)rnd_below(r, 1U << 31);
 	f->done = (uint32_t)rnd(r);
 	/* The driver's order: FIRE checks its input first, FIRE_NMI its support. */
@@ -195,7 +195,7 @@ static void gen_factorial(struct rng *r, struct call *c)
 {
 	c->n = chance(r, 80) ? rnd_below(r, 13) : rnd_below(r, 1000);
 	c->u.fa.n = c->n;
-	c->u.fa.timeout_ms = chance(r, 95) ? IRQDEV_WAIT_MS : DEMO_IRQDEV_MAX_TIMEOUT_MS + 1;
+	c->u.fa.timeout_ms = chance(r, 95) ? IT_WAIT_MS : DEMO_IRQDEV_MAX_TIMEOUT_MS + 1;
 	if (c->u.fa.timeout_ms > DEMO_IRQDEV_MAX_TIMEOUT_MS)
 		c->want = EINVAL;
 }
@@ -336,7 +336,7 @@ KTAP_TEST(random_numbers, 120)
 {
 	struct rng r = { FUZZ_SEED };
 	unsigned long i, enotty = 0, iters = 20000;
-	int fd = dev_open(0, 0), ret;
+	int fd = it_dev_open(0, 0), ret;
 	unsigned int cmd;
 	void *arg;
 
@@ -361,7 +361,7 @@ KTAP_TEST(real_ioctls, 180)
 	int fds[MAX_DEVS], k, i;
 
 	for (k = 0; k < ndevs; k++) {
-		fds[k] = dev_open(k, 0);
+		fds[k] = it_dev_open(k, 0);
 		KTAP_EXPECT(fds[k] >= 0, "open dev%d: %s", k, strerror(errno));
 	}
 	for (i = 0; i < 3000; i++) {
@@ -396,14 +396,14 @@ static void *worker_main(void *arg)
 	unsigned int i;
 
 	for (k = 0; k < ndevs; k++)
-		own[k] = dev_open(k, 0);
+		own[k] = it_dev_open(k, 0);
 	for (i = 0; i < w->iters && !(w->stop && *w->stop); i++) {
 		k = rnd_below(&r, ndevs);
 		if (w->racing && chance(&r, 10)) {
 			/* Reopen by name: the node may be gone or belong to a new binding. */
 			if (own[k] >= 0)
 				close(own[k]);
-			own[k] = dev_open(k, 0);
+			own[k] = it_dev_open(k, 0);
 		}
 		fd = chance(&r, 50) ? w->shared_fds[k] : own[k];
 		if (fd < 0)
@@ -463,7 +463,7 @@ KTAP_TEST(concurrent_callers, 180)
 	unsigned int i;
 
 	for (k = 0; k < ndevs; k++) {
-		fds[k] = dev_open(k, 0);
+		fds[k] = it_dev_open(k, 0);
 		KTAP_EXPECT(fds[k] >= 0 && ioctl(fds[k], DEMO_IRQDEV_IOC_STATS, &a[k]) == 0,
 			    "dev%d: %s", k, strerror(errno));
 	}
@@ -497,10 +497,10 @@ static int rebind_all_in_order(void)
 	int k;
 
 	for (k = 0; k < ndevs; k++)
-		if (is_bound(bdf[k]) && write_file(DRIVER_DIR "/unbind", bdf[k]))
+		if (it_is_bound(bdf[k]) && it_write_file(IT_DRIVER_DIR "/unbind", bdf[k]))
 			return -1;
 	for (k = 0; k < ndevs; k++)
-		if (write_file(DRIVER_DIR "/bind", bdf[k]))
+		if (it_write_file(IT_DRIVER_DIR "/bind", bdf[k]))
 			return -1;
 	/* devtmpfs creates the nodes as the misc devices register. */
 	for (t0 = ktap_now(); ktap_now() - t0 < KTAP_WAIT_S;) {
@@ -529,7 +529,7 @@ KTAP_TEST(race_unbind, 200)
 	time_t t0;
 
 	for (k = 0; k < ndevs; k++)
-		fds[k] = dev_open(k, 0);
+		fds[k] = it_dev_open(k, 0);
 	memset(w, 0, sizeof(w));
 	for (i = 0; i < NR_THREADS - 1; i++) {
 		w[i].idx = i;
@@ -544,14 +544,14 @@ KTAP_TEST(race_unbind, 200)
 	for (rounds = 0; rounds < 30 && time(NULL) - t0 < RACE_BUDGET_S; rounds++) {
 		k = rnd_below(&r, ndevs);
 		usleep(rnd_below(&r, 30000));
-		if (is_bound(bdf[k])) {
-			if (write_file(DRIVER_DIR "/unbind", bdf[k])) {
+		if (it_is_bound(bdf[k])) {
+			if (it_write_file(IT_DRIVER_DIR "/unbind", bdf[k])) {
 				ktap_diag("unbind %s: %s", bdf[k], strerror(errno));
 				failed = 1;
 				break;
 			}
 		} else {
-			if (write_file(DRIVER_DIR "/bind", bdf[k])) {
+			if (it_write_file(IT_DRIVER_DIR "/bind", bdf[k])) {
 				ktap_diag("bind %s: %s", bdf[k], strerror(errno));
 				failed = 1;
 				break;
@@ -576,11 +576,11 @@ KTAP_TEST(race_unbind, 200)
 	for (k = 0; k < ndevs; k++) {
 		struct demo_irqdev_stats a, b;
 		unsigned int done = 0;
-		int fd = dev_open(k, 0);
+		int fd = it_dev_open(k, 0);
 
 		KTAP_EXPECT(fd >= 0, "open dev%d after rebinding: %s", k, strerror(errno));
 		KTAP_EXPECT(ioctl(fd, DEMO_IRQDEV_IOC_STATS, &a) == 0, "stats");
-		KTAP_EXPECT(irqdev_fire(fd, 10, 0, &done) == 0 && done == 10,
+		KTAP_EXPECT(it_fire(fd, 10, 0, &done) == 0 && done == 10,
 			    "fire after rebinding: %s, done %u", strerror(errno), done);
 		KTAP_EXPECT(ioctl(fd, DEMO_IRQDEV_IOC_STATS, &b) == 0 &&
 			    b.raise_irqs - a.raise_irqs == 10, "raise_irqs +%llu",
@@ -596,10 +596,10 @@ static int setup(void)
 	void *p;
 	int fd;
 
-	ndevs = bound_devices(bdf, MAX_DEVS);
+	ndevs = it_bound_devices(bdf, MAX_DEVS);
 	if (ndevs < 1)
 		return -1;
-	fd = dev_open(0, 0);
+	fd = it_dev_open(0, 0);
 	if (fd < 0 || ioctl(fd, DEMO_IRQDEV_IOC_STATS, &s))
 		return -1;
 	have_nmi = s.nmi_handler_args != 0;

@@ -50,7 +50,7 @@ static int set_irq_affinity(unsigned int irq, const char *list)
 	char path[64];
 
 	snprintf(path, sizeof(path), "/proc/irq/%u/smp_affinity_list", irq);
-	return write_file(path, list);
+	return it_write_file(path, list);
 }
 
 /*
@@ -65,8 +65,8 @@ static int sample_user_mode(int fd, uintptr_t loop)
 	int tries;
 
 	for (tries = 0; tries < USER_TRIES; tries++) {
-		if (get_stats(fd, &a) || irqdev_fire(fd, 1, 0, &done) || done != 1 ||
-		    get_stats(fd, &b)) {
+		if (it_get_stats(fd, &a) || it_fire(fd, 1, 0, &done) || done != 1 ||
+		    it_get_stats(fd, &b)) {
 			ktap_diag("fire 1: %s (done %u)", strerror(errno), done);
 			return KTAP_FAIL;
 		}
@@ -103,22 +103,22 @@ KTAP_TEST(irq_user_mode, 60)
 {
 	struct demo_irqdev_stats s;
 	char saved[64];
-	struct spinner sp;
+	struct it_spinner sp;
 	int fd, ret;
 
-	fd = dev_open(0, 0);
+	fd = it_dev_open(0, 0);
 	KTAP_EXPECT(fd >= 0, "open: %s", strerror(errno));
-	KTAP_EXPECT(get_stats(fd, &s) == 0, "stats: %s", strerror(errno));
+	KTAP_EXPECT(it_get_stats(fd, &s) == 0, "stats: %s", strerror(errno));
 	KTAP_EXPECT(s.irq_no_thread == 1, "the handler may run in a thread (no regs there)");
 	KTAP_EXPECT(irq_affinity(s.irq, saved, sizeof(saved)) == 0,
 		    "/proc/irq/%u/smp_affinity_list: %s", s.irq, strerror(errno));
-	KTAP_EXPECT(pin_to(0) == 0, "pin to CPU 0: %s", strerror(errno));
+	KTAP_EXPECT(it_pin_to(0) == 0, "pin to CPU 0: %s", strerror(errno));
 	KTAP_EXPECT(set_irq_affinity(s.irq, "1") == 0, "IRQ %u to CPU 1: %s", s.irq,
 		    strerror(errno));
 	ret = KTAP_FAIL;
-	if (spinner_start(&sp, 1) == 0) {
-		ret = sample_user_mode(fd, spinner_loop(&sp));
-		spinner_stop(&sp);
+	if (it_spinner_start(&sp, 1) == 0) {
+		ret = sample_user_mode(fd, it_spinner_loop(&sp));
+		it_spinner_stop(&sp);
 	}
 	if (set_irq_affinity(s.irq, saved)) {
 		ktap_diag("IRQ %u back to CPUs %s: %s", s.irq, saved, strerror(errno));
@@ -128,10 +128,10 @@ KTAP_TEST(irq_user_mode, 60)
 	if (ret != KTAP_PASS)
 		return ret;
 	/* %pS of a user address is the bare address: "?" instead. */
-	KTAP_EXPECT(drop_capability(CAP_SYSLOG) == 0, "capset: %s", strerror(errno));
-	fd = dev_open(0, 0);
+	KTAP_EXPECT(it_drop_capability(CAP_SYSLOG) == 0, "capset: %s", strerror(errno));
+	fd = it_dev_open(0, 0);
 	KTAP_EXPECT(fd >= 0, "open without CAP_SYSLOG: %s", strerror(errno));
-	KTAP_EXPECT(get_stats(fd, &s) == 0, "stats: %s", strerror(errno));
+	KTAP_EXPECT(it_get_stats(fd, &s) == 0, "stats: %s", strerror(errno));
 	close(fd);
 	KTAP_EXPECT(s.last_ip == 0 && !strcmp(s.last_ip_sym, "?"),
 		    "without CAP_SYSLOG the user-mode ip shows as %#llx, \"%s\"",
@@ -146,15 +146,15 @@ KTAP_TEST(irq_idle_cpu_kernel_mode, 30)
 	char saved[64];
 	int fd, ret = KTAP_PASS;
 
-	fd = dev_open(0, 0);
+	fd = it_dev_open(0, 0);
 	KTAP_EXPECT(fd >= 0, "open: %s", strerror(errno));
-	KTAP_EXPECT(get_stats(fd, &a) == 0, "stats: %s", strerror(errno));
+	KTAP_EXPECT(it_get_stats(fd, &a) == 0, "stats: %s", strerror(errno));
 	KTAP_EXPECT(irq_affinity(a.irq, saved, sizeof(saved)) == 0,
 		    "/proc/irq/%u/smp_affinity_list: %s", a.irq, strerror(errno));
-	KTAP_EXPECT(pin_to(0) == 0, "pin to CPU 0: %s", strerror(errno));
+	KTAP_EXPECT(it_pin_to(0) == 0, "pin to CPU 0: %s", strerror(errno));
 	KTAP_EXPECT(set_irq_affinity(a.irq, "1") == 0, "IRQ %u to CPU 1: %s", a.irq,
 		    strerror(errno));
-	if (irqdev_fire(fd, 20, 0, NULL) || get_stats(fd, &b)) {
+	if (it_fire(fd, 20, 0, NULL) || it_get_stats(fd, &b)) {
 		ktap_diag("fire 20: %s", strerror(errno));
 		ret = KTAP_FAIL;
 	} else if (b.regs_kernel - a.regs_kernel + (b.regs_user - a.regs_user) != 20 ||

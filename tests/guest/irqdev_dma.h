@@ -3,10 +3,10 @@
  * irqdev_dma.h - what the irqdev_dma_* programs share: the file's size and
  * the bound of a wait, holding the device's queue, waiting for the device
  * to be idle and opening it so, the data pattern of a pass, buffers and
- * the page pieces they make, filling the file, one io_submit() request
- * waited for, and the FOLL_PIN counters of /proc/vmstat. The programs:
- * irqdev_dma_paths (one request by every path), irqdev_dma_queue (the
- * device's queue: depth, cancel, refusals) and irqdev_dma_teardown
+ * the page pieces they make, filling the file, and the FOLL_PIN counters
+ * of /proc/vmstat. Its names begin with idma_ (IDMA_ for macros). The
+ * programs: irqdev_dma_paths (one request by every path), irqdev_dma_queue
+ * (the device's queue: depth, cancel, refusals) and irqdev_dma_teardown
  * (requests in flight when their process, context, ring, device or module
  * goes).
  *
@@ -29,7 +29,7 @@
  * never asserted, except upper bounds that only a hang would cross.
  *
  * "Page pieces": a request's memory split at page boundaries, per iovec
- * segment (pieces() below); the driver moves one per transfer, so
+ * segment (idma_pieces() below); the driver moves one per transfer, so
  * stats.dma_transfers must move by exactly that many, and dma_held (pieces
  * held right now) equals them while the requests wait.
  *
@@ -68,27 +68,27 @@
 #include "uring_test.h"
 #include <ktap.h>
 
-#define DEV_SIZE	DEMO_IRQDEV_DMA_SIZE
+#define IDMA_DEV_SIZE	DEMO_IRQDEV_DMA_SIZE
 /* A bound for one event: far beyond any queue these tests build (100 ms a piece). */
-#define EVENT_WAIT_S	30
-#define ARENA_PAGES	12	/* 4 segments, 3 pages each */
-#define UNTOUCHED	0xee
+#define IDMA_WAIT_S	30
+#define IDMA_ARENA_PAGES	12	/* 4 segments, 3 pages each */
+#define IDMA_UNTOUCHED	0xee
 
-static long pg;		/* page size, set by irqdev_dma_main() */
+static long idma_pg;		/* page size, set by idma_main() */
 
 /*
  * Hold (1) or let go (0) the device's queue: while held, requests queue and
  * none is started, so a test sees them queued however slow the machine is.
  */
-static inline int dma_hold(int fd, __u32 on)
+static inline int idma_hold(int fd, __u32 on)
 {
 	return ioctl(fd, DEMO_IRQDEV_IOC_DMA_HOLD, &on);
 }
 
 /* How far a counter moved between two samples. */
-#define DELTA(a, b, f)	((long long)((b).f - (a).f))
+#define IDMA_DELTA(a, b, f)	((long long)((b).f - (a).f))
 
-static inline const char *complete_name(unsigned int kind)
+static inline const char *idma_complete_name(unsigned int kind)
 {
 	switch (kind) {
 	case 1: return "aio_complete(iocb, res, res2)";
@@ -98,7 +98,7 @@ static inline const char *complete_name(unsigned int kind)
 	return "unknown";
 }
 
-static inline const char *pin_name(unsigned int kind)
+static inline const char *idma_pin_name(unsigned int kind)
 {
 	switch (kind) {
 	case 1: return "pin_user_pages_fast()";
@@ -107,21 +107,21 @@ static inline const char *pin_name(unsigned int kind)
 	return "unknown";
 }
 
-static inline void branch_diag(const struct demo_irqdev_stats *s)
+static inline void idma_branch_diag(const struct demo_irqdev_stats *s)
 {
 	ktap_diag("branch: completion %s (kind %u), memory %s (kind %u), io_cancel %s",
-		  complete_name(s->dma_complete_kind), s->dma_complete_kind,
-		  pin_name(s->dma_pin_kind), s->dma_pin_kind,
+		  idma_complete_name(s->dma_complete_kind), s->dma_complete_kind,
+		  idma_pin_name(s->dma_pin_kind), s->dma_pin_kind,
 		  s->dma_can_cancel ? "reaches the driver" : "not supported (EINVAL)");
 }
 
 /* Wait, bounded, until the device holds no pages: nothing queued or on the wire. */
-static inline int wait_idle(int fd, struct demo_irqdev_stats *s, double max_s)
+static inline int idma_wait_idle(int fd, struct demo_irqdev_stats *s, double max_s)
 {
 	double t0 = ktap_now();
 
 	for (;;) {
-		if (get_stats(fd, s))
+		if (it_get_stats(fd, s))
 			return -1;
 		if (!s->dma_held)
 			return 0;
@@ -132,21 +132,21 @@ static inline int wait_idle(int fd, struct demo_irqdev_stats *s, double max_s)
 }
 
 /* Open /dev/demo_irqdev<n>, wait until it is idle, print the branches once. */
-static inline int dma_begin(int n, struct demo_irqdev_stats *s)
+static inline int idma_begin(int n, struct demo_irqdev_stats *s)
 {
-	int fd = dev_open(n, 0);
+	int fd = it_dev_open(n, 0);
 
 	if (fd < 0) {
 		ktap_diag("open /dev/" DEMO_IRQDEV_NAME "%d: %s", n, strerror(errno));
 		return -1;
 	}
-	if (wait_idle(fd, s, EVENT_WAIT_S)) {
+	if (idma_wait_idle(fd, s, IDMA_WAIT_S)) {
 		ktap_diag("/dev/" DEMO_IRQDEV_NAME "%d: not idle after %d s (%llu pieces held): %s",
-			  n, EVENT_WAIT_S, (unsigned long long)s->dma_held, strerror(errno));
+			  n, IDMA_WAIT_S, (unsigned long long)s->dma_held, strerror(errno));
 		close(fd);
 		return -1;
 	}
-	branch_diag(s);
+	idma_branch_diag(s);
 	return fd;
 }
 
@@ -156,7 +156,7 @@ static inline int dma_begin(int n, struct demo_irqdev_stats *s)
  * ct_fill() repeats under some 256-byte shifts) plus an odd multiple of
  * the pass (so every byte of an older pass differs).
  */
-static inline unsigned char pat(unsigned int off, unsigned int pass)
+static inline unsigned char idma_pat(unsigned int off, unsigned int pass)
 {
 	uint32_t x = (off + 1) * 2654435761u;
 
@@ -166,15 +166,15 @@ static inline unsigned char pat(unsigned int off, unsigned int pass)
 	return (unsigned char)(x + pass * 0x3b);
 }
 
-static inline void pat_fill(unsigned char *p, unsigned int off, size_t len, unsigned int pass)
+static inline void idma_pat_fill(unsigned char *p, unsigned int off, size_t len, unsigned int pass)
 {
 	size_t k;
 
 	for (k = 0; k < len; k++)
-		p[k] = pat(off + k, pass);
+		p[k] = idma_pat(off + k, pass);
 }
 
-static inline long first_diff(const unsigned char *a, const unsigned char *b, size_t len)
+static inline long idma_first_diff(const unsigned char *a, const unsigned char *b, size_t len)
 {
 	size_t k;
 
@@ -184,24 +184,24 @@ static inline long first_diff(const unsigned char *a, const unsigned char *b, si
 	return -1;
 }
 
-static inline unsigned char *arena(size_t pages)
+static inline unsigned char *idma_arena(size_t pages)
 {
-	void *p = mmap(NULL, pages * pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+	void *p = mmap(NULL, pages * idma_pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
 		       -1, 0);
 
 	return p == MAP_FAILED ? NULL : p;
 }
 
 /* Pages [a, a+len) touches: one piece each. */
-static inline unsigned int span_pages(const void *p, size_t len)
+static inline unsigned int idma_span_pages(const void *p, size_t len)
 {
 	uintptr_t a = (uintptr_t)p;
 
-	return len ? (a + len - 1) / pg - a / pg + 1 : 0;
+	return len ? (a + len - 1) / idma_pg - a / idma_pg + 1 : 0;
 }
 
 /* Page pieces of the first @limit bytes of an iovec array. */
-static inline unsigned int pieces(const struct iovec *v, int n, size_t limit)
+static inline unsigned int idma_pieces(const struct iovec *v, int n, size_t limit)
 {
 	unsigned int total = 0;
 	int k;
@@ -209,14 +209,14 @@ static inline unsigned int pieces(const struct iovec *v, int n, size_t limit)
 	for (k = 0; k < n && limit; k++) {
 		size_t l = v[k].iov_len < limit ? v[k].iov_len : limit;
 
-		total += span_pages(v[k].iov_base, l);
+		total += idma_span_pages(v[k].iov_base, l);
 		limit -= l;
 	}
 	return total;
 }
 
 /* The segments' first @len bytes, in order, into @dst. */
-static inline void gather(unsigned char *dst, const struct iovec *v, int n, size_t len)
+static inline void idma_gather(unsigned char *dst, const struct iovec *v, int n, size_t len)
 {
 	int k;
 
@@ -230,12 +230,12 @@ static inline void gather(unsigned char *dst, const struct iovec *v, int n, size
 }
 
 /*
- * @len bytes over @n segments of @a (ARENA_PAGES pages; segment k in pages
+ * @len bytes over @n segments of @a (IDMA_ARENA_PAGES pages; segment k in pages
  * 3k..3k+2), each starting a little before a page end so that most cross
  * into the next page; with 4 segments the second is empty. @salt varies
  * the split and the placement.
  */
-static inline void layout(struct iovec *v, int n, unsigned char *a, size_t len, unsigned int salt)
+static inline void idma_layout(struct iovec *v, int n, unsigned char *a, size_t len, unsigned int salt)
 {
 	size_t left = len;
 	int k;
@@ -251,31 +251,31 @@ static inline void layout(struct iovec *v, int n, unsigned char *a, size_t len, 
 			l = len / n + (salt * 13 + k * 7) % 17;
 		if (l > left)
 			l = left;
-		v[k].iov_base = a + (3 * k + 1) * pg - 1 - (salt * 37 + k * 101) % 300;
+		v[k].iov_base = a + (3 * k + 1) * idma_pg - 1 - (salt * 37 + k * 101) % 300;
 		v[k].iov_len = l;
 		left -= l;
 	}
 }
 
 /* Put pass @pass over the whole file with pwrite(2); @want gets it too. */
-static inline int dev_put(int fd, unsigned int pass, unsigned char *want)
+static inline int idma_dev_put(int fd, unsigned int pass, unsigned char *want)
 {
-	unsigned char buf[DEV_SIZE];
+	unsigned char buf[IDMA_DEV_SIZE];
 	ssize_t n;
 
-	pat_fill(buf, 0, DEV_SIZE, pass);
-	n = pwrite(fd, buf, DEV_SIZE, 0);
-	if (n != DEV_SIZE) {
+	idma_pat_fill(buf, 0, IDMA_DEV_SIZE, pass);
+	n = pwrite(fd, buf, IDMA_DEV_SIZE, 0);
+	if (n != IDMA_DEV_SIZE) {
 		ktap_diag("pwrite of the whole file: %zd (%s)", n, n < 0 ? strerror(errno) : "short");
 		return -1;
 	}
 	if (want)
-		memcpy(want, buf, DEV_SIZE);
+		memcpy(want, buf, IDMA_DEV_SIZE);
 	return 0;
 }
 
 /* Close the device @fd with the aio context @ctx and the ring @ring on it. */
-static inline void close_with_rings(int fd, io_context_t ctx, struct io_uring *ring)
+static inline void idma_close_with_rings(int fd, io_context_t ctx, struct io_uring *ring)
 {
 	io_uring_queue_exit(ring);
 	io_destroy(ctx);
@@ -283,7 +283,7 @@ static inline void close_with_rings(int fd, io_context_t ctx, struct io_uring *r
 }
 
 /* FOLL_PIN pins taken and released so far (/proc/vmstat, folded first); -1 if absent. */
-static inline int read_pins(long long *acq, long long *rel)
+static inline int idma_read_pins(long long *acq, long long *rel)
 {
 	char name[64];
 	long long val;
@@ -314,7 +314,7 @@ static inline int read_pins(long long *acq, long long *rel)
  * Wait, bounded, until every pin taken since (@acq0, @rel0) is released;
  * how many were taken and released in *@da, *@dr.
  */
-static inline int pins_settle(long long acq0, long long rel0, long long *da, long long *dr,
+static inline int idma_pins_settle(long long acq0, long long rel0, long long *da, long long *dr,
 			      double max_s)
 {
 	double t0 = ktap_now();
@@ -322,7 +322,7 @@ static inline int pins_settle(long long acq0, long long rel0, long long *da, lon
 
 	*da = *dr = 0;	/* the callers print them even when vmstat cannot be read */
 	for (;;) {
-		if (read_pins(&acq, &rel))
+		if (idma_read_pins(&acq, &rel))
 			return -1;
 		*da = acq - acq0;
 		*dr = rel - rel0;
@@ -338,12 +338,12 @@ static inline int pins_settle(long long acq0, long long rel0, long long *da, lon
  * Each program's main(): the page size the helpers need, then its tests
  * (ktap_main(@prog)), then how long they took.
  */
-static inline int irqdev_dma_main(const char *prog)
+static inline int idma_main(const char *prog)
 {
 	double t0 = ktap_now();
 	int r;
 
-	pg = sysconf(_SC_PAGESIZE);
+	idma_pg = sysconf(_SC_PAGESIZE);
 	r = ktap_main(prog);
 	ktap_diag("%s: %.1f s", prog, ktap_now() - t0);
 	return r;

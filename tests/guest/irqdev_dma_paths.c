@@ -45,7 +45,7 @@ static void iov_set(const struct iovec *v, int n, int c)
 		memset(v[k].iov_base, c, v[k].iov_len);
 }
 
-/* Are the segments' bytes after the first @from all UNTOUCHED? */
+/* Are the segments' bytes after the first @from all IDMA_UNTOUCHED? */
 static bool untouched_after(const struct iovec *v, int n, size_t from)
 {
 	int k;
@@ -55,7 +55,7 @@ static bool untouched_after(const struct iovec *v, int n, size_t from)
 		const unsigned char *p = v[k].iov_base;
 
 		for (j = 0; j < v[k].iov_len; j++, from ? from-- : 0)
-			if (!from && p[j] != UNTOUCHED)
+			if (!from && p[j] != IDMA_UNTOUCHED)
 				return false;
 	}
 	return true;
@@ -106,7 +106,7 @@ struct io {
 	io_context_t aio;
 	struct io_uring ring;
 	bool ring_ok;
-	unsigned char *a;	/* ARENA_PAGES pages for the segments */
+	unsigned char *a;	/* IDMA_ARENA_PAGES pages for the segments */
 	unsigned char *fixed;	/* FIXED_PAGES pages, registered as buffer 0 */
 	unsigned long long sync, async, pieces, bytes;
 };
@@ -123,8 +123,8 @@ static int io_init(struct io *io, int fd)
 		ktap_diag("io_setup: %s", strerror(-r));
 		return -1;
 	}
-	io->a = arena(ARENA_PAGES);
-	io->fixed = arena(FIXED_PAGES);
+	io->a = idma_arena(IDMA_ARENA_PAGES);
+	io->fixed = idma_arena(FIXED_PAGES);
 	if (!io->a || !io->fixed) {
 		ktap_diag("mmap: %s", strerror(errno));
 		return -1;
@@ -135,7 +135,7 @@ static int io_init(struct io *io, int fd)
 		return -1;
 	}
 	io->ring_ok = true;
-	reg = (struct iovec){ io->fixed, FIXED_PAGES * pg };
+	reg = (struct iovec){ io->fixed, FIXED_PAGES * idma_pg };
 	r = io_uring_register_buffers(&io->ring, &reg, 1);
 	if (r) {
 		ktap_diag("io_uring_register_buffers: %s", strerror(-r));
@@ -160,14 +160,14 @@ static int io_layout(struct io *io, enum path p, struct iovec *v, size_t len, un
 	const struct path_info *pi = &paths[p];
 
 	if (pi->fixed) {
-		v[0] = (struct iovec){ io->fixed + pg - 3 - salt % 5, len };
+		v[0] = (struct iovec){ io->fixed + idma_pg - 3 - salt % 5, len };
 		return 1;
 	}
 	if (pi->segs == 1) {
-		v[0] = (struct iovec){ io->a + pg - 1 - (salt * 37) % 300, len };
+		v[0] = (struct iovec){ io->a + idma_pg - 1 - (salt * 37) % 300, len };
 		return 1;
 	}
-	layout(v, pi->segs, io->a, len, salt);
+	idma_layout(v, pi->segs, io->a, len, salt);
 	return pi->segs;
 }
 
@@ -186,7 +186,7 @@ static void prep_async(struct io *io, const struct path_info *pi, struct iocb *c
 	else if (pi->kind == K_AIO)
 		(pi->write ? io_prep_pwritev : io_prep_preadv)(cb, io->fd, v, n, off);
 	else
-		io_uring_prep_rw(pi->uring_op, sqe_for(&io->ring, 0), io->fd,
+		io_uring_prep_rw(pi->uring_op, uring_sqe_for(&io->ring, 0), io->fd,
 				 one ? v[0].iov_base : (const void *)v,
 				 one ? v[0].iov_len : (unsigned int)n, off);
 }
@@ -225,10 +225,10 @@ static long xfer(struct io *io, enum path p, const struct iovec *v, int n, off_t
 	if (pi->kind == K_SYNC && r < 0)
 		r = -errno;
 	if (pi->kind == K_AIO)
-		r = aio_submit_wait(io->aio, &cb, EVENT_WAIT_S, NULL);
+		r = aio_submit_wait(io->aio, &cb, IDMA_WAIT_S, NULL);
 	if (pi->kind == K_URING) {
 		r = LONG_MIN;
-		if (uring_reap(&io->ring, 1, &r, EVENT_WAIT_S))
+		if (uring_reap(&io->ring, 1, &r, IDMA_WAIT_S))
 			r = LONG_MIN;
 	}
 	if (r == LONG_MIN)
@@ -239,7 +239,7 @@ static long xfer(struct io *io, enum path p, const struct iovec *v, int n, off_t
 		return LONG_MIN;
 	}
 	if (r > 0) {
-		io->pieces += pieces(v, n, r);
+		io->pieces += idma_pieces(v, n, r);
 		io->bytes += r;
 		if (pi->kind == K_SYNC)
 			io->sync++;
@@ -271,12 +271,12 @@ KTAP_TEST(branches_match_matrix, 30)
 	size_t i;
 
 	for (k = 0; k < 2; k++) {
-		fd[k] = dev_open(k, 0);
+		fd[k] = it_dev_open(k, 0);
 		KTAP_EXPECT(fd[k] >= 0, "open /dev/demo_irqdev%d: %s", k, strerror(errno));
-		KTAP_EXPECT(get_stats(fd[k], &s[k]) == 0, "stats: %s", strerror(errno));
+		KTAP_EXPECT(it_get_stats(fd[k], &s[k]) == 0, "stats: %s", strerror(errno));
 		close(fd[k]);
 	}
-	branch_diag(&s[0]);
+	idma_branch_diag(&s[0]);
 	KTAP_EXPECT(s[0].dma_complete_kind == s[1].dma_complete_kind &&
 		    s[0].dma_pin_kind == s[1].dma_pin_kind &&
 		    s[0].dma_can_cancel == s[1].dma_can_cancel,
@@ -308,18 +308,18 @@ KTAP_TEST(branches_match_matrix, 30)
 /*
  * What a read held in the queue needs: the file filled with pattern @pass
  * (a copy in @want), @nseg segments for @len bytes in a fresh arena
- * (layout @salt) set to UNTOUCHED, and in *@np the pieces they make.
+ * (layout @salt) set to IDMA_UNTOUCHED, and in *@np the pieces they make.
  */
 static int held_read_prepare(int fd, unsigned char *want, unsigned int pass, struct iovec *v,
 			     int nseg, size_t len, unsigned int salt, unsigned int *np)
 {
-	unsigned char *ar = arena(ARENA_PAGES);
+	unsigned char *ar = idma_arena(IDMA_ARENA_PAGES);
 
 	KTAP_EXPECT(ar, "mmap");
-	KTAP_EXPECT(dev_put(fd, pass, want) == 0, "fill the file");
-	layout(v, nseg, ar, len, salt);
-	*np = pieces(v, nseg, len);
-	iov_set(v, nseg, UNTOUCHED);
+	KTAP_EXPECT(idma_dev_put(fd, pass, want) == 0, "fill the file");
+	idma_layout(v, nseg, ar, len, salt);
+	*np = idma_pieces(v, nseg, len);
+	iov_set(v, nseg, IDMA_UNTOUCHED);
 	return KTAP_PASS;
 }
 
@@ -331,9 +331,9 @@ static int held_read_prepare(int fd, unsigned char *want, unsigned int pass, str
  */
 KTAP_TEST(async_not_before_irq, 60)
 {
-	struct timespec zero = { 0 }, ts = { .tv_sec = EVENT_WAIT_S };
+	struct timespec zero = { 0 }, ts = { .tv_sec = IDMA_WAIT_S };
 	struct demo_irqdev_stats a, m, b;
-	unsigned char want[DEV_SIZE], got[DEV_SIZE];
+	unsigned char want[IDMA_DEV_SIZE], got[IDMA_DEV_SIZE];
 	struct iocb cb, *cbs[1] = { &cb };
 	io_context_t ctx = 0;
 	struct io_event ev;
@@ -345,51 +345,51 @@ KTAP_TEST(async_not_before_irq, 60)
 	int fd, r;
 	long d;
 
-	fd = dma_begin(0, &a);
+	fd = idma_begin(0, &a);
 	KTAP_EXPECT(fd >= 0, "device");
 	KTAP_EXPECT(io_setup(8, &ctx) == 0, "io_setup");
 	r = held_read_prepare(fd, want, 20, v, 3, len, 1, &np);
 	if (r != KTAP_PASS)
 		return r;
-	KTAP_EXPECT(get_stats(fd, &a) == 0, "stats");
+	KTAP_EXPECT(it_get_stats(fd, &a) == 0, "stats");
 	io_prep_preadv(&cb, fd, v, 3, off);
 	cb.data = &cb;
-	KTAP_EXPECT(dma_hold(fd, 1) == 0, "DMA_HOLD: %s", strerror(errno));
+	KTAP_EXPECT(idma_hold(fd, 1) == 0, "DMA_HOLD: %s", strerror(errno));
 	t0 = ktap_now();
 	r = io_submit(ctx, 1, cbs);
 	KTAP_EXPECT(r == 1, "io_submit: %d", r);
 	r = io_getevents(ctx, 0, 1, &ev, &zero);
 	KTAP_EXPECT(r == 0, "an event (%d, res %ld) right after io_submit: completed in the method",
 		    r, r == 1 ? (long)ev.res : 0);
-	KTAP_EXPECT(get_stats(fd, &m) == 0, "stats");
-	KTAP_EXPECT(DELTA(a, m, dma_queued) == 1, "dma_queued moved by %lld, want 1",
-		    DELTA(a, m, dma_queued));
-	KTAP_EXPECT(DELTA(a, m, dma_irq_completions) == 0, "completed already (%lld)",
-		    DELTA(a, m, dma_irq_completions));
+	KTAP_EXPECT(it_get_stats(fd, &m) == 0, "stats");
+	KTAP_EXPECT(IDMA_DELTA(a, m, dma_queued) == 1, "dma_queued moved by %lld, want 1",
+		    IDMA_DELTA(a, m, dma_queued));
+	KTAP_EXPECT(IDMA_DELTA(a, m, dma_irq_completions) == 0, "completed already (%lld)",
+		    IDMA_DELTA(a, m, dma_irq_completions));
 	KTAP_EXPECT(m.dma_held == np, "dma_held %llu while queued, want %u pieces",
 		    (unsigned long long)m.dma_held, np);
-	KTAP_EXPECT(dma_hold(fd, 0) == 0, "DMA_HOLD 0: %s", strerror(errno));
+	KTAP_EXPECT(idma_hold(fd, 0) == 0, "DMA_HOLD 0: %s", strerror(errno));
 	r = io_getevents(ctx, 1, 1, &ev, &ts);
 	gap = ktap_now() - t0;
-	KTAP_EXPECT(r == 1, "no event within %d s: %d", EVENT_WAIT_S, r);
+	KTAP_EXPECT(r == 1, "no event within %d s: %d", IDMA_WAIT_S, r);
 	KTAP_EXPECT(ev.obj == &cb && ev.data == &cb, "event for %p, want %p", (void *)ev.obj,
 		    (void *)&cb);
 	KTAP_EXPECT((long)ev.res == (long)len && ev.res2 == 0, "res %ld res2 %ld, want %zu",
 		    (long)ev.res, (long)ev.res2, len);
-	gather(got, v, 3, len);
-	d = first_diff(got, want + off, len);
+	idma_gather(got, v, 3, len);
+	d = idma_first_diff(got, want + off, len);
 	KTAP_EXPECT(d < 0, "PREADV data differs at file offset %lld", (long long)(off + d));
-	KTAP_EXPECT(get_stats(fd, &b) == 0, "stats");
+	KTAP_EXPECT(it_get_stats(fd, &b) == 0, "stats");
 	ktap_diag("PREADV of %zu bytes in %u pieces: submit to event %.3f s", len, np, gap);
-	KTAP_EXPECT(DELTA(a, b, dma_irq_completions) == 1 && DELTA(a, b, dma_queued) == 1 &&
-		    DELTA(a, b, dma_sync_waits) == 0,
+	KTAP_EXPECT(IDMA_DELTA(a, b, dma_irq_completions) == 1 && IDMA_DELTA(a, b, dma_queued) == 1 &&
+		    IDMA_DELTA(a, b, dma_sync_waits) == 0,
 		    "irq_completions %+lld queued %+lld sync_waits %+lld, want +1 +1 +0",
-		    DELTA(a, b, dma_irq_completions), DELTA(a, b, dma_queued),
-		    DELTA(a, b, dma_sync_waits));
-	KTAP_EXPECT(DELTA(a, b, dma_transfers) == np, "dma_transfers %+lld, want %u (one per piece)",
-		    DELTA(a, b, dma_transfers), np);
-	KTAP_EXPECT(DELTA(a, b, dma_bytes) == (long long)len, "dma_bytes %+lld, want %zu",
-		    DELTA(a, b, dma_bytes), len);
+		    IDMA_DELTA(a, b, dma_irq_completions), IDMA_DELTA(a, b, dma_queued),
+		    IDMA_DELTA(a, b, dma_sync_waits));
+	KTAP_EXPECT(IDMA_DELTA(a, b, dma_transfers) == np, "dma_transfers %+lld, want %u (one per piece)",
+		    IDMA_DELTA(a, b, dma_transfers), np);
+	KTAP_EXPECT(IDMA_DELTA(a, b, dma_bytes) == (long long)len, "dma_bytes %+lld, want %zu",
+		    IDMA_DELTA(a, b, dma_bytes), len);
 	KTAP_EXPECT(b.dma_held == 0, "dma_held %llu after the event", (unsigned long long)b.dma_held);
 	io_destroy(ctx);
 	close(fd);
@@ -399,9 +399,9 @@ KTAP_TEST(async_not_before_irq, 60)
 /* The same with io_uring READV: no CQE right after the submission. */
 KTAP_TEST(uring_not_before_irq, 60)
 {
-	struct __kernel_timespec ts = { .tv_sec = EVENT_WAIT_S };
+	struct __kernel_timespec ts = { .tv_sec = IDMA_WAIT_S };
 	struct demo_irqdev_stats a, m, b;
-	unsigned char want[DEV_SIZE], got[DEV_SIZE];
+	unsigned char want[IDMA_DEV_SIZE], got[IDMA_DEV_SIZE];
 	struct io_uring_cqe *cqe;
 	struct io_uring ring;
 	struct iovec v[2];
@@ -412,15 +412,15 @@ KTAP_TEST(uring_not_before_irq, 60)
 	int fd, r, res;
 	long d;
 
-	fd = dma_begin(0, &a);
+	fd = idma_begin(0, &a);
 	KTAP_EXPECT(fd >= 0, "device");
 	KTAP_EXPECT(io_uring_queue_init(8, &ring, 0) == 0, "io_uring_queue_init");
 	r = held_read_prepare(fd, want, 21, v, 2, len, 2, &np);
 	if (r != KTAP_PASS)
 		return r;
-	KTAP_EXPECT(wait_idle(fd, &a, EVENT_WAIT_S) == 0, "not idle after pwrite(2)");
-	io_uring_prep_readv(sqe_for(&ring, 42), fd, v, 2, off);
-	KTAP_EXPECT(dma_hold(fd, 1) == 0, "DMA_HOLD: %s", strerror(errno));
+	KTAP_EXPECT(idma_wait_idle(fd, &a, IDMA_WAIT_S) == 0, "not idle after pwrite(2)");
+	io_uring_prep_readv(uring_sqe_for(&ring, 42), fd, v, 2, off);
+	KTAP_EXPECT(idma_hold(fd, 1) == 0, "DMA_HOLD: %s", strerror(errno));
 	t0 = ktap_now();
 	r = io_uring_submit(&ring);
 	KTAP_EXPECT(r == 1, "io_uring_submit: %d", r);
@@ -432,33 +432,33 @@ KTAP_TEST(uring_not_before_irq, 60)
 	 * idle, so the driver must queue it then and there, not refuse it
 	 * (io-wq would retry it, later).
 	 */
-	KTAP_EXPECT(get_stats(fd, &m) == 0, "stats");
-	KTAP_EXPECT(DELTA(a, m, dma_eagain) == 0, "io_uring's nowait attempt refused on an idle device");
-	KTAP_EXPECT(DELTA(a, m, dma_queued) == 1 && DELTA(a, m, dma_irq_completions) == 0,
+	KTAP_EXPECT(it_get_stats(fd, &m) == 0, "stats");
+	KTAP_EXPECT(IDMA_DELTA(a, m, dma_eagain) == 0, "io_uring's nowait attempt refused on an idle device");
+	KTAP_EXPECT(IDMA_DELTA(a, m, dma_queued) == 1 && IDMA_DELTA(a, m, dma_irq_completions) == 0,
 		    "queued %+lld, completed %+lld right after the submission, want +1, +0",
-		    DELTA(a, m, dma_queued), DELTA(a, m, dma_irq_completions));
+		    IDMA_DELTA(a, m, dma_queued), IDMA_DELTA(a, m, dma_irq_completions));
 	KTAP_EXPECT(m.dma_held == np, "dma_held %llu while queued, want %u",
 		    (unsigned long long)m.dma_held, np);
 	KTAP_EXPECT(io_uring_peek_cqe(&ring, &cqe) == -EAGAIN, "a CQE while the queue is held");
-	KTAP_EXPECT(dma_hold(fd, 0) == 0, "DMA_HOLD 0: %s", strerror(errno));
+	KTAP_EXPECT(idma_hold(fd, 0) == 0, "DMA_HOLD 0: %s", strerror(errno));
 	r = io_uring_wait_cqe_timeout(&ring, &cqe, &ts);
 	gap = ktap_now() - t0;
-	KTAP_EXPECT(r == 0, "no CQE within %d s: %s", EVENT_WAIT_S, strerror(-r));
+	KTAP_EXPECT(r == 0, "no CQE within %d s: %s", IDMA_WAIT_S, strerror(-r));
 	res = cqe->res;
 	KTAP_EXPECT(cqe->user_data == 42, "CQE user_data %llu", (unsigned long long)cqe->user_data);
 	io_uring_cqe_seen(&ring, cqe);
 	KTAP_EXPECT(res == (int)len, "READV res %d, want %zu", res, len);
-	gather(got, v, 2, len);
-	d = first_diff(got, want + off, len);
+	idma_gather(got, v, 2, len);
+	d = idma_first_diff(got, want + off, len);
 	KTAP_EXPECT(d < 0, "READV data differs at file offset %lld", (long long)(off + d));
 	KTAP_EXPECT(io_uring_peek_cqe(&ring, &cqe) == -EAGAIN, "a second CQE");
-	KTAP_EXPECT(get_stats(fd, &b) == 0, "stats");
+	KTAP_EXPECT(it_get_stats(fd, &b) == 0, "stats");
 	ktap_diag("io_uring READV of %zu bytes in %u pieces: submit to CQE %.3f s", len, np, gap);
-	KTAP_EXPECT(DELTA(a, b, dma_irq_completions) == 1 && DELTA(a, b, dma_queued) == 1,
+	KTAP_EXPECT(IDMA_DELTA(a, b, dma_irq_completions) == 1 && IDMA_DELTA(a, b, dma_queued) == 1,
 		    "irq_completions %+lld queued %+lld, want +1 +1",
-		    DELTA(a, b, dma_irq_completions), DELTA(a, b, dma_queued));
-	KTAP_EXPECT(DELTA(a, b, dma_transfers) == np, "dma_transfers %+lld, want %u",
-		    DELTA(a, b, dma_transfers), np);
+		    IDMA_DELTA(a, b, dma_irq_completions), IDMA_DELTA(a, b, dma_queued));
+	KTAP_EXPECT(IDMA_DELTA(a, b, dma_transfers) == np, "dma_transfers %+lld, want %u",
+		    IDMA_DELTA(a, b, dma_transfers), np);
 	KTAP_EXPECT(b.dma_held == 0, "dma_held %llu after the CQE", (unsigned long long)b.dma_held);
 	io_uring_queue_exit(&ring);
 	close(fd);
@@ -478,8 +478,8 @@ KTAP_TEST(uring_not_before_irq, 60)
 #define NR_REGIONS 9
 
 static const unsigned int rt_cuts[2][NR_REGIONS + 1] = {
-	{ 0, 1, 517, 1030, 1555, 2049, 2611, 3333, 3900, DEV_SIZE },
-	{ 0, 263, 777, 1201, 2047, 2500, 3071, 3584, 4001, DEV_SIZE },
+	{ 0, 1, 517, 1030, 1555, 2049, 2611, 3333, 3900, IDMA_DEV_SIZE },
+	{ 0, 263, 777, 1201, 2047, 2500, 3071, 3584, 4001, IDMA_DEV_SIZE },
 };
 
 static const enum path rt_writers[NR_REGIONS] = {
@@ -497,14 +497,14 @@ struct roundtrip {
 	struct io io;
 	struct iovec v[4];
 	unsigned int salt;		/* of the next request's layout */
-	unsigned char want[DEV_SIZE];
-	int writer_of[DEV_SIZE];	/* the path that wrote each byte last */
+	unsigned char want[IDMA_DEV_SIZE];
+	int writer_of[IDMA_DEV_SIZE];	/* the path that wrote each byte last */
 };
 
 /* Round @round's writes: each writer puts its region, pattern @pass. */
 static int roundtrip_write(struct roundtrip *rt, unsigned int round, unsigned int pass)
 {
-	unsigned char src[DEV_SIZE];
+	unsigned char src[IDMA_DEV_SIZE];
 	unsigned int w, k;
 	int n;
 	long r;
@@ -515,7 +515,7 @@ static int roundtrip_write(struct roundtrip *rt, unsigned int round, unsigned in
 		size_t len = rt_cuts[round][region + 1] - off;
 
 		n = io_layout(&rt->io, rt_writers[w], rt->v, len, rt->salt++);
-		pat_fill(src, off, len, pass);
+		idma_pat_fill(src, off, len, pass);
 		scatter(rt->v, n, src, len);
 		r = xfer(&rt->io, rt_writers[w], rt->v, n, off);
 		KTAP_EXPECT(r == (long)len, "round %u: %s of %zu bytes at %u: %ld (%s)", round,
@@ -534,7 +534,7 @@ static int roundtrip_write(struct roundtrip *rt, unsigned int round, unsigned in
  */
 static int roundtrip_read(struct roundtrip *rt, unsigned int round, unsigned int pass)
 {
-	unsigned char got[DEV_SIZE];
+	unsigned char got[IDMA_DEV_SIZE];
 	struct iovec *v = rt->v;
 	unsigned int k;
 	int n;
@@ -543,32 +543,32 @@ static int roundtrip_read(struct roundtrip *rt, unsigned int round, unsigned int
 	for (k = 0; k < KTAP_ARRAY_SIZE(rt_readers); k++) {
 		enum path p = rt_readers[k];
 		unsigned int cut = 1 + (k * 409 + round * 211) % 4001;
-		size_t len2 = DEV_SIZE - cut + 77;
+		size_t len2 = IDMA_DEV_SIZE - cut + 77;
 
 		memset(got, 0, sizeof(got));
 		/* [0, cut) */
 		n = io_layout(&rt->io, p, v, cut, rt->salt++);
-		iov_set(v, n, UNTOUCHED);
+		iov_set(v, n, IDMA_UNTOUCHED);
 		r = xfer(&rt->io, p, v, n, 0);
 		KTAP_EXPECT(r == (long)cut, "round %u: %s of %u bytes at 0: %ld", round,
 			    paths[p].name, cut, r);
 		KTAP_EXPECT(untouched_after(v, n, cut), "%s wrote past its result", paths[p].name);
-		gather(got, v, n, cut);
+		idma_gather(got, v, n, cut);
 		/* [cut, end + 77): short at the end of the file */
 		n = io_layout(&rt->io, p, v, len2, rt->salt++);
-		iov_set(v, n, UNTOUCHED);
+		iov_set(v, n, IDMA_UNTOUCHED);
 		r = xfer(&rt->io, p, v, n, cut);
-		KTAP_EXPECT(r == (long)(DEV_SIZE - cut),
+		KTAP_EXPECT(r == (long)(IDMA_DEV_SIZE - cut),
 			    "round %u: %s of %zu bytes at %u: %ld, want %u (short at the end)",
-			    round, paths[p].name, len2, cut, r, DEV_SIZE - cut);
-		KTAP_EXPECT(untouched_after(v, n, DEV_SIZE - cut),
+			    round, paths[p].name, len2, cut, r, IDMA_DEV_SIZE - cut);
+		KTAP_EXPECT(untouched_after(v, n, IDMA_DEV_SIZE - cut),
 			    "%s across the end wrote past its result", paths[p].name);
-		gather(got + cut, v, n, DEV_SIZE - cut);
-		d = first_diff(got, rt->want, DEV_SIZE);
+		idma_gather(got + cut, v, n, IDMA_DEV_SIZE - cut);
+		d = idma_first_diff(got, rt->want, IDMA_DEV_SIZE);
 		KTAP_EXPECT(d < 0, "round %u: %s read %#x at offset %ld, %s wrote %#x there%s",
 			    round, paths[p].name, got[d], d, paths[rt->writer_of[d]].name,
 			    rt->want[d],
-			    got[d] == pat(d, pass - 1) ? " (the previous pass: stale)" : "");
+			    got[d] == idma_pat(d, pass - 1) ? " (the previous pass: stale)" : "");
 	}
 	return KTAP_PASS;
 }
@@ -583,27 +583,27 @@ static int roundtrip_costs(const struct io *io, const struct demo_irqdev_stats *
 {
 	const struct demo_irqdev_stats a = *pa, b = *pb;
 
-	KTAP_EXPECT(DELTA(a, b, dma_transfers) == (long long)io->pieces,
+	KTAP_EXPECT(IDMA_DELTA(a, b, dma_transfers) == (long long)io->pieces,
 		    "dma_transfers %+lld, want %llu: not every byte moved by DMA, one piece each",
-		    DELTA(a, b, dma_transfers), io->pieces);
-	KTAP_EXPECT(DELTA(a, b, dma_bytes) == (long long)io->bytes, "dma_bytes %+lld, want %llu",
-		    DELTA(a, b, dma_bytes), io->bytes);
-	KTAP_EXPECT(DELTA(a, b, dma_sync_waits) == (long long)io->sync,
-		    "dma_sync_waits %+lld, want %llu", DELTA(a, b, dma_sync_waits), io->sync);
-	KTAP_EXPECT(DELTA(a, b, dma_queued) == (long long)io->async, "dma_queued %+lld, want %llu",
-		    DELTA(a, b, dma_queued), io->async);
-	KTAP_EXPECT(DELTA(a, b, dma_irq_completions) == (long long)(io->sync + io->async),
-		    "dma_irq_completions %+lld, want %llu", DELTA(a, b, dma_irq_completions),
+		    IDMA_DELTA(a, b, dma_transfers), io->pieces);
+	KTAP_EXPECT(IDMA_DELTA(a, b, dma_bytes) == (long long)io->bytes, "dma_bytes %+lld, want %llu",
+		    IDMA_DELTA(a, b, dma_bytes), io->bytes);
+	KTAP_EXPECT(IDMA_DELTA(a, b, dma_sync_waits) == (long long)io->sync,
+		    "dma_sync_waits %+lld, want %llu", IDMA_DELTA(a, b, dma_sync_waits), io->sync);
+	KTAP_EXPECT(IDMA_DELTA(a, b, dma_queued) == (long long)io->async, "dma_queued %+lld, want %llu",
+		    IDMA_DELTA(a, b, dma_queued), io->async);
+	KTAP_EXPECT(IDMA_DELTA(a, b, dma_irq_completions) == (long long)(io->sync + io->async),
+		    "dma_irq_completions %+lld, want %llu", IDMA_DELTA(a, b, dma_irq_completions),
 		    io->sync + io->async);
 	/* The handler hands every finished request to its thread, which completes it. */
-	KTAP_EXPECT(DELTA(a, b, dma_thread_completions) == DELTA(a, b, dma_irq_completions),
+	KTAP_EXPECT(IDMA_DELTA(a, b, dma_thread_completions) == IDMA_DELTA(a, b, dma_irq_completions),
 		    "the IRQ thread completed %+lld of %+lld requests",
-		    DELTA(a, b, dma_thread_completions), DELTA(a, b, dma_irq_completions));
-	KTAP_EXPECT(DELTA(a, b, thread_calls) > 0 && DELTA(a, b, thread_regs_set) == 0,
+		    IDMA_DELTA(a, b, dma_thread_completions), IDMA_DELTA(a, b, dma_irq_completions));
+	KTAP_EXPECT(IDMA_DELTA(a, b, thread_calls) > 0 && IDMA_DELTA(a, b, thread_regs_set) == 0,
 		    "irq_compat_regs() in the IRQ thread: not NULL in %lld of %lld runs",
-		    DELTA(a, b, thread_regs_set), DELTA(a, b, thread_calls));
-	KTAP_EXPECT(DELTA(a, b, dma_failed) == 0 && DELTA(a, b, dma_cancelled) == 0,
-		    "failed %+lld cancelled %+lld", DELTA(a, b, dma_failed), DELTA(a, b, dma_cancelled));
+		    IDMA_DELTA(a, b, thread_regs_set), IDMA_DELTA(a, b, thread_calls));
+	KTAP_EXPECT(IDMA_DELTA(a, b, dma_failed) == 0 && IDMA_DELTA(a, b, dma_cancelled) == 0,
+		    "failed %+lld cancelled %+lld", IDMA_DELTA(a, b, dma_failed), IDMA_DELTA(a, b, dma_cancelled));
 	KTAP_EXPECT(b.dma_held == 0, "dma_held %llu", (unsigned long long)b.dma_held);
 	return KTAP_PASS;
 }
@@ -616,11 +616,11 @@ KTAP_TEST(roundtrip_all_paths, 120)
 	double t0 = ktap_now();
 	int fd, r;
 
-	fd = dma_begin(0, &a);
+	fd = idma_begin(0, &a);
 	KTAP_EXPECT(fd >= 0, "device");
 	KTAP_EXPECT(io_init(&rt.io, fd) == 0, "setup");
-	KTAP_EXPECT(dev_put(fd, 29, rt.want) == 0, "fill the file");
-	KTAP_EXPECT(get_stats(fd, &a) == 0, "stats");
+	KTAP_EXPECT(idma_dev_put(fd, 29, rt.want) == 0, "fill the file");
+	KTAP_EXPECT(it_get_stats(fd, &a) == 0, "stats");
 	for (round = 0; round < 2; round++) {
 		unsigned int pass = 30 + round;
 
@@ -633,9 +633,9 @@ KTAP_TEST(roundtrip_all_paths, 120)
 			  NR_REGIONS, KTAP_ARRAY_SIZE(rt_readers), rt_cuts[round][1],
 			  rt_cuts[round][NR_REGIONS - 1]);
 	}
-	KTAP_EXPECT(get_stats(fd, &b) == 0, "stats");
-	ktap_diag("%llu synchronous and %llu queued requests, %llu pieces (%lld bounced), %llu bytes in %.1f s",
-		  rt.io.sync, rt.io.async, rt.io.pieces, DELTA(a, b, dma_bounced), rt.io.bytes,
+	KTAP_EXPECT(it_get_stats(fd, &b) == 0, "stats");
+	ktap_diag("%llu synchronous and %llu queued requests, %llu idma_pieces (%lld bounced), %llu bytes in %.1f s",
+		  rt.io.sync, rt.io.async, rt.io.pieces, IDMA_DELTA(a, b, dma_bounced), rt.io.bytes,
 		  ktap_now() - t0);
 	r = roundtrip_costs(&rt.io, &a, &b);
 	if (r != KTAP_PASS)
@@ -653,18 +653,18 @@ KTAP_TEST(roundtrip_all_paths, 120)
  */
 KTAP_TEST(kernel_read_write, 60)
 {
-	static unsigned char src[3000], got[3000], want[DEV_SIZE];
+	static unsigned char src[3000], got[3000], want[IDMA_DEV_SIZE];
 	struct demo_irqdev_stats a, b;
 	long long pa = 0;
 	long r;
 	int fd;
 
-	fd = dma_begin(0, &a);
+	fd = idma_begin(0, &a);
 	KTAP_EXPECT(fd >= 0, "device");
 	KTAP_EXPECT(kio_open() == 0, "test module");
-	KTAP_EXPECT(dev_put(fd, 90, want) == 0, "fill the file");
-	pat_fill(src, 333, sizeof(src), 91);
-	KTAP_EXPECT(get_stats(fd, &a) == 0, "stats");
+	KTAP_EXPECT(idma_dev_put(fd, 90, want) == 0, "fill the file");
+	idma_pat_fill(src, 333, sizeof(src), 91);
+	KTAP_EXPECT(it_get_stats(fd, &a) == 0, "stats");
 	r = kio(DEV_PATH0, 1, src, sizeof(src), 333, &pa);
 	KTAP_EXPECT(r == (long)sizeof(src) && pa == 333 + (long long)sizeof(src),
 		    "kernel_write: %ld, pos %lld", r, pa);
@@ -673,13 +673,13 @@ KTAP_TEST(kernel_read_write, 60)
 	r = kio(DEV_PATH0, 0, got, sizeof(got), 333, &pa);
 	KTAP_EXPECT(r == (long)sizeof(got) && !memcmp(got, src, sizeof(got)),
 		    "kernel_read of %zu: %ld", sizeof(got), r);
-	r = kio(DEV_PATH0, 0, got, sizeof(got), DEV_SIZE - 10, NULL);
+	r = kio(DEV_PATH0, 0, got, sizeof(got), IDMA_DEV_SIZE - 10, NULL);
 	KTAP_EXPECT(r == 10, "kernel_read across the end: %ld", r);
-	r = kio(DEV_PATH0, 1, src, 10, DEV_SIZE, NULL);
+	r = kio(DEV_PATH0, 1, src, 10, IDMA_DEV_SIZE, NULL);
 	KTAP_EXPECT(r == -ENOSPC, "kernel_write at the end: %ld", r);
-	r = kio(DEV_PATH0, 1, src, 0, DEV_SIZE, NULL);
+	r = kio(DEV_PATH0, 1, src, 0, IDMA_DEV_SIZE, NULL);
 	KTAP_EXPECT(r == 0, "kernel_write of nothing at the end: %ld", r);
-	pat_fill(src, 77, sizeof(src), 92);
+	idma_pat_fill(src, 77, sizeof(src), 92);
 	r = kio_with(IRQAIO_KIO_VMALLOC, DEV_PATH0, 1, src, sizeof(src), 77, NULL);
 	KTAP_EXPECT(r == (long)sizeof(src), "kernel_write from vmalloc()ed memory: %ld", r);
 	memset(got, 0, sizeof(got));
@@ -687,10 +687,10 @@ KTAP_TEST(kernel_read_write, 60)
 	KTAP_EXPECT(r == (long)sizeof(got) && !memcmp(got, src, sizeof(got)),
 		    "kernel_read into vmalloc()ed memory: %ld, data %s", r,
 		    memcmp(got, src, sizeof(got)) ? "differs" : "same");
-	KTAP_EXPECT(get_stats(fd, &b) == 0, "stats");
-	KTAP_EXPECT(DELTA(a, b, dma_sync_waits) == 6 && DELTA(a, b, dma_queued) == 0,
-		    "sync waits %+lld queued %+lld, want +6 +0", DELTA(a, b, dma_sync_waits),
-		    DELTA(a, b, dma_queued));
+	KTAP_EXPECT(it_get_stats(fd, &b) == 0, "stats");
+	KTAP_EXPECT(IDMA_DELTA(a, b, dma_sync_waits) == 6 && IDMA_DELTA(a, b, dma_queued) == 0,
+		    "sync waits %+lld queued %+lld, want +6 +0", IDMA_DELTA(a, b, dma_sync_waits),
+		    IDMA_DELTA(a, b, dma_queued));
 	KTAP_EXPECT(b.dma_held == 0, "dma_held %llu", (unsigned long long)b.dma_held);
 	close(fd);
 	return kio_close() ? KTAP_FAIL : KTAP_PASS;
@@ -726,14 +726,14 @@ static int pins_bad_segments(struct io *io, unsigned char *ro)
 	struct iovec bad[2];
 	long res;
 
-	bad[0] = (struct iovec){ io->a + pg - 10, 300 };
+	bad[0] = (struct iovec){ io->a + idma_pg - 10, 300 };
 	bad[1] = (struct iovec){ ro, 100 };
 	res = xfer(io, P_AIO_PREADV, bad, 2, 0);
 	KTAP_EXPECT(res == 300, "io_submit PREADV, second segment read-only: %ld, want 300", res);
 	res = xfer(io, P_READV, bad, 2, 0);
 	KTAP_EXPECT(res == 300, "readv(2), second segment read-only: %ld, want 300", res);
 	bad[0] = (struct iovec){ ro, 100 };
-	bad[1] = (struct iovec){ io->a + pg - 10, 300 };
+	bad[1] = (struct iovec){ io->a + idma_pg - 10, 300 };
 	res = xfer(io, P_PREADV, bad, 2, 0);
 	KTAP_EXPECT(res == -EFAULT, "preadv(2), first segment read-only: %ld, want -EFAULT", res);
 	return KTAP_PASS;
@@ -745,29 +745,29 @@ static int pins_bad_segments(struct io *io, unsigned char *ro)
  */
 static int pins_queued(struct io *io, unsigned char *bufs, unsigned long long *batch)
 {
-	struct timespec zero = { 0 }, ts = { .tv_sec = EVENT_WAIT_S };
+	struct timespec zero = { 0 }, ts = { .tv_sec = IDMA_WAIT_S };
 	struct demo_irqdev_stats a, m;
 	struct iocb cb[4], *cbs[4];
 	struct io_event ev[4], dummy;
 	int fd = io->fd, k, r, got;
 
 	for (k = 0; k < 4; k++) {
-		io_prep_pread(&cb[k], fd, bufs + k * pg + pg - 100, 300, k * 300);
+		io_prep_pread(&cb[k], fd, bufs + k * idma_pg + idma_pg - 100, 300, k * 300);
 		cbs[k] = &cb[k];
 		*batch += 2;
 	}
-	KTAP_EXPECT(get_stats(fd, &a) == 0, "stats");
-	KTAP_EXPECT(dma_hold(fd, 1) == 0, "DMA_HOLD: %s", strerror(errno));
+	KTAP_EXPECT(it_get_stats(fd, &a) == 0, "stats");
+	KTAP_EXPECT(idma_hold(fd, 1) == 0, "DMA_HOLD: %s", strerror(errno));
 	r = io_submit(io->aio, 4, cbs);
 	KTAP_EXPECT(r == 4, "io_submit: %d", r);
 	KTAP_EXPECT(io_getevents(io->aio, 0, 4, ev, &zero) == 0, "events right after io_submit");
-	KTAP_EXPECT(get_stats(fd, &m) == 0, "stats");
+	KTAP_EXPECT(it_get_stats(fd, &m) == 0, "stats");
 	KTAP_EXPECT(m.dma_held == *batch,
 		    "dma_held %llu with 4 requests of 2 pieces waiting, want %llu",
 		    (unsigned long long)m.dma_held, *batch);
 	io_cancel(io->aio, &cb[3], &dummy);
 	io_cancel(io->aio, &cb[2], &dummy);
-	KTAP_EXPECT(dma_hold(fd, 0) == 0, "DMA_HOLD 0: %s", strerror(errno));
+	KTAP_EXPECT(idma_hold(fd, 0) == 0, "DMA_HOLD 0: %s", strerror(errno));
 	for (got = 0; got < 4; got += r) {
 		r = io_getevents(io->aio, 1, 4 - got, ev, &ts);
 		KTAP_EXPECT(r > 0, "io_getevents: %d", r);
@@ -793,17 +793,17 @@ KTAP_TEST(pins_released, 60)
 	struct io io;
 	int fd, r;
 
-	if (read_pins(&acq0, &rel0)) {
+	if (idma_read_pins(&acq0, &rel0)) {
 		ktap_diag("/proc/vmstat has no nr_foll_pin_acquired/released");
 		return KTAP_SKIP;
 	}
-	fd = dma_begin(0, &a);
+	fd = idma_begin(0, &a);
 	KTAP_EXPECT(fd >= 0, "device");
-	KTAP_EXPECT(dev_put(fd, 80, NULL) == 0, "fill the file");
-	KTAP_EXPECT(read_pins(&acq0, &rel0) == 0, "vmstat");
+	KTAP_EXPECT(idma_dev_put(fd, 80, NULL) == 0, "fill the file");
+	KTAP_EXPECT(idma_read_pins(&acq0, &rel0) == 0, "vmstat");
 	KTAP_EXPECT(io_init(&io, fd) == 0, "setup");	/* registers FIXED_PAGES */
-	ro = mmap(NULL, pg, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	bufs = arena(5);	/* the fourth buffer runs into a fifth page */
+	ro = mmap(NULL, idma_pg, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	bufs = idma_arena(5);	/* the fourth buffer runs into a fifth page */
 	KTAP_EXPECT(ro != MAP_FAILED && bufs, "mmap");
 	r = pins_some_paths(&io, &fixed_pieces);
 	if (r == KTAP_PASS)
@@ -817,14 +817,14 @@ KTAP_TEST(pins_released, 60)
 	r = io_uring_unregister_buffers(&io.ring);
 	KTAP_EXPECT(r == 0, "io_uring_unregister_buffers: %s", strerror(-r));
 	io_fini(&io);
-	KTAP_EXPECT(wait_idle(fd, &b, EVENT_WAIT_S) == 0, "not idle: dma_held %llu",
+	KTAP_EXPECT(idma_wait_idle(fd, &b, IDMA_WAIT_S) == 0, "not idle: dma_held %llu",
 		    (unsigned long long)b.dma_held);
 	/* a ring's teardown may unpin from a workqueue: wait for it, not a while */
-	r = pins_settle(acq0, rel0, &da, &dr, EVENT_WAIT_S);
+	r = idma_pins_settle(acq0, rel0, &da, &dr, IDMA_WAIT_S);
 	ktap_diag("FOLL_PIN: %lld taken, %lld released (%llu user pieces moved, %d registered pages)",
 		  da, dr, user_pieces, FIXED_PAGES);
 	KTAP_EXPECT(r == 0, "%lld pins not released %d s after the last request", da - dr,
-		    EVENT_WAIT_S);
+		    IDMA_WAIT_S);
 	KTAP_EXPECT(da >= (long long)user_pieces + FIXED_PAGES,
 		    "only %lld pins taken for %llu user pieces and %d registered pages: not FOLL_PIN",
 		    da, user_pieces, FIXED_PAGES);
@@ -835,5 +835,5 @@ KTAP_TEST(pins_released, 60)
 
 int main(void)
 {
-	return irqdev_dma_main("irqdev_dma_paths");
+	return idma_main("irqdev_dma_paths");
 }

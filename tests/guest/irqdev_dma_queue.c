@@ -14,7 +14,7 @@ static long pat_diff(const unsigned char *p, unsigned int off, size_t len, unsig
 	size_t k;
 
 	for (k = 0; k < len; k++)
-		if (p[k] != pat(off + k, pass))
+		if (p[k] != idma_pat(off + k, pass))
 			return k;
 	return -1;
 }
@@ -22,16 +22,16 @@ static long pat_diff(const unsigned char *p, unsigned int off, size_t len, unsig
 /* Does the file hold @want (one pread(2) of all of it)? */
 static int dev_holds(int fd, const unsigned char *want, const char *what)
 {
-	unsigned char buf[DEV_SIZE];
-	ssize_t n = pread(fd, buf, DEV_SIZE, 0);
+	unsigned char buf[IDMA_DEV_SIZE];
+	ssize_t n = pread(fd, buf, IDMA_DEV_SIZE, 0);
 	long d;
 
-	if (n != DEV_SIZE) {
+	if (n != IDMA_DEV_SIZE) {
 		ktap_diag("%s: pread of the whole file: %zd (%s)", what, n,
 			  n < 0 ? strerror(errno) : "short");
 		return -1;
 	}
-	d = first_diff(buf, want, DEV_SIZE);
+	d = idma_first_diff(buf, want, IDMA_DEV_SIZE);
 	if (d >= 0) {
 		ktap_diag("%s: the file differs at offset %ld: %#x, want %#x", what, d, buf[d],
 			  want[d]);
@@ -59,7 +59,7 @@ struct depth {
 	io_context_t ctx;
 	struct iocb cb[DEPTH], *cbs[DEPTH];
 	struct iovec v[DEPTH][2], v0[4];
-	unsigned char want[DEV_SIZE];
+	unsigned char want[IDMA_DEV_SIZE];
 	unsigned char *bufs;
 	unsigned int np, off[DEPTH];	/* pieces of them all; request k's offset */
 	size_t len[DEPTH], bytes;
@@ -78,10 +78,10 @@ static void depth_prepare_one(struct depth *t, int k)
 	t->off[k] = k * 64 + k % 3;
 	t->len[k] = 64 - k % 3 - k % 5;
 	if (write) {
-		pat_fill(buf, t->off[k], t->len[k], 41);
+		idma_pat_fill(buf, t->off[k], t->len[k], 41);
 		memcpy(t->want + t->off[k], buf, t->len[k]);
 	} else {
-		memset(buf, UNTOUCHED, t->len[k]);
+		memset(buf, IDMA_UNTOUCHED, t->len[k]);
 	}
 	v[0] = (struct iovec){ buf, t->len[k] };
 	if (k % 8 == 7) {	/* two segments, in the same page: two pieces */
@@ -103,15 +103,15 @@ static void depth_prepare_one(struct depth *t, int k)
 		int j;
 
 		for (j = 0; j < 4; j++) {
-			t->v0[j] = (struct iovec){ t->bufs + (j + 1) * pg + 7, quarter };
-			pat_fill(t->v0[j].iov_base, t->off[0] + j * quarter, quarter, 41);
+			t->v0[j] = (struct iovec){ t->bufs + (j + 1) * idma_pg + 7, quarter };
+			idma_pat_fill(t->v0[j].iov_base, t->off[0] + j * quarter, quarter, 41);
 		}
 		io_prep_pwritev(&t->cb[0], fd, t->v0, 4, t->off[0]);
-		t->np += pieces(t->v0, 4, t->len[0]) - 1;
+		t->np += idma_pieces(t->v0, 4, t->len[0]) - 1;
 	}
 	t->cb[k].data = (void *)(uintptr_t)(k + 1);
 	t->cbs[k] = &t->cb[k];
-	t->np += pieces(v, nseg, t->len[k]);
+	t->np += idma_pieces(v, nseg, t->len[k]);
 	t->bytes += t->len[k];
 }
 
@@ -123,31 +123,31 @@ static int depth_submit_held(struct depth *t)
 	struct io_event ev[DEPTH];
 	int fd = t->fd, r;
 
-	KTAP_EXPECT(get_stats(fd, &t->a) == 0, "stats");
+	KTAP_EXPECT(it_get_stats(fd, &t->a) == 0, "stats");
 	a = t->a;
-	KTAP_EXPECT(dma_hold(fd, 1) == 0, "DMA_HOLD: %s", strerror(errno));
+	KTAP_EXPECT(idma_hold(fd, 1) == 0, "DMA_HOLD: %s", strerror(errno));
 	t->t0 = ktap_now();
 	r = io_submit(t->ctx, DEPTH, t->cbs);
 	KTAP_EXPECT(r == DEPTH, "io_submit of %d: %d", DEPTH, r);
 	r = io_getevents(t->ctx, 0, DEPTH, ev, &zero);
 	KTAP_EXPECT(r == 0, "%d events right after io_submit", r);
-	KTAP_EXPECT(get_stats(fd, &m) == 0, "stats");
+	KTAP_EXPECT(it_get_stats(fd, &m) == 0, "stats");
 	ktap_diag("io_submit of %d took %.3f s; queue depth now %u at most, %llu pieces held",
 		  DEPTH, ktap_now() - t->t0, m.dma_max_depth, (unsigned long long)m.dma_held);
-	KTAP_EXPECT(DELTA(a, m, dma_queued) == DEPTH, "dma_queued %+lld, want %d",
-		    DELTA(a, m, dma_queued), DEPTH);
+	KTAP_EXPECT(IDMA_DELTA(a, m, dma_queued) == DEPTH, "dma_queued %+lld, want %d",
+		    IDMA_DELTA(a, m, dma_queued), DEPTH);
 	KTAP_EXPECT(m.dma_held == t->np, "dma_held %llu, want %u", (unsigned long long)m.dma_held,
 		    t->np);
 	KTAP_EXPECT(m.dma_max_depth >= DEPTH, "dma_max_depth %u, want >= %d", m.dma_max_depth,
 		    DEPTH);
-	KTAP_EXPECT(dma_hold(fd, 0) == 0, "DMA_HOLD 0: %s", strerror(errno));
+	KTAP_EXPECT(idma_hold(fd, 0) == 0, "DMA_HOLD 0: %s", strerror(errno));
 	return KTAP_PASS;
 }
 
 /* Released: every event once, whole, in submission order; then no more. */
 static int depth_reap_in_order(struct depth *t)
 {
-	struct timespec zero = { 0 }, ts = { .tv_sec = EVENT_WAIT_S };
+	struct timespec zero = { 0 }, ts = { .tv_sec = IDMA_WAIT_S };
 	bool seen[DEPTH] = { false };
 	struct io_event ev[DEPTH];
 	int k, r, got = 0;
@@ -184,17 +184,17 @@ static int depth_check(struct depth *t)
 	struct demo_irqdev_stats b;
 	int k;
 
-	KTAP_EXPECT(get_stats(t->fd, &b) == 0, "stats");
+	KTAP_EXPECT(it_get_stats(t->fd, &b) == 0, "stats");
 	for (k = 1; k < DEPTH; k += 2) {
 		long d = pat_diff(t->bufs + k * 64 + k % 3, t->off[k], t->len[k], 40);
 
 		KTAP_EXPECT(d < 0, "read %d: wrong byte at file offset %ld", k, t->off[k] + d);
 	}
-	KTAP_EXPECT(DELTA(a, b, dma_transfers) == np && DELTA(a, b, dma_irq_completions) == DEPTH,
+	KTAP_EXPECT(IDMA_DELTA(a, b, dma_transfers) == np && IDMA_DELTA(a, b, dma_irq_completions) == DEPTH,
 		    "transfers %+lld (want %u), irq_completions %+lld (want %d)",
-		    DELTA(a, b, dma_transfers), np, DELTA(a, b, dma_irq_completions), DEPTH);
-	KTAP_EXPECT(DELTA(a, b, dma_bytes) == (long long)bytes, "dma_bytes %+lld, want %zu",
-		    DELTA(a, b, dma_bytes), bytes);
+		    IDMA_DELTA(a, b, dma_transfers), np, IDMA_DELTA(a, b, dma_irq_completions), DEPTH);
+	KTAP_EXPECT(IDMA_DELTA(a, b, dma_bytes) == (long long)bytes, "dma_bytes %+lld, want %zu",
+		    IDMA_DELTA(a, b, dma_bytes), bytes);
 	KTAP_EXPECT(b.dma_held == 0, "dma_held %llu", (unsigned long long)b.dma_held);
 	KTAP_EXPECT(dev_holds(t->fd, t->want, "after 64 requests") == 0, "content");
 	return KTAP_PASS;
@@ -205,12 +205,12 @@ KTAP_TEST(depth_64, 120)
 	static struct depth t;
 	int k, r;
 
-	t.fd = dma_begin(0, &t.a);
+	t.fd = idma_begin(0, &t.a);
 	KTAP_EXPECT(t.fd >= 0, "device");
 	KTAP_EXPECT(io_setup(2 * DEPTH, &t.ctx) == 0, "io_setup");
-	t.bufs = arena(5);
+	t.bufs = idma_arena(5);
 	KTAP_EXPECT(t.bufs, "mmap");
-	KTAP_EXPECT(dev_put(t.fd, 40, t.want) == 0, "fill the file");
+	KTAP_EXPECT(idma_dev_put(t.fd, 40, t.want) == 0, "fill the file");
 	for (k = 0; k < DEPTH; k++)
 		depth_prepare_one(&t, k);
 	r = depth_submit_held(&t);
@@ -226,7 +226,7 @@ KTAP_TEST(depth_64, 120)
 }
 
 /*
- * Five requests: 0 a read of four pieces (on the wire, 400 ms), then of
+ * Five requests: 0 a read of four idma_pieces (on the wire, 400 ms), then of
  * one piece each 1 write, 2 read, 3 read, 4 write. io_cancel() of 4 (the last queued) and 3: where the
  * driver can cancel (dma_can_cancel, matrix fact dma_cancel), both return
  * -EINPROGRESS and complete with -ECANCELED, moving nothing; io_cancel() of
@@ -244,7 +244,7 @@ struct cancel {
 	io_context_t ctx;
 	bool can;			/* the driver can cancel (dma_can_cancel) */
 	struct iocb cb[NCANCEL], *cbs[NCANCEL];
-	unsigned char want[DEV_SIZE], *bufs, *buf[NCANCEL];
+	unsigned char want[IDMA_DEV_SIZE], *bufs, *buf[NCANCEL];
 	struct iovec v0[4];		/* request 0's four pieces */
 	long res[NCANCEL];		/* each one's event, LONG_MIN before it */
 	int early;			/* events reaped before the io_cancel() calls */
@@ -258,19 +258,19 @@ static void cancel_prepare(struct cancel *t)
 	int fd = t->fd, k;
 
 	for (k = 0; k < 4; k++) {
-		t->v0[k] = (struct iovec){ t->bufs + (NCANCEL + k) * pg + 17, len / 4 };
-		memset(t->v0[k].iov_base, UNTOUCHED, len / 4);
+		t->v0[k] = (struct iovec){ t->bufs + (NCANCEL + k) * idma_pg + 17, len / 4 };
+		memset(t->v0[k].iov_base, IDMA_UNTOUCHED, len / 4);
 	}
 	for (k = 0; k < NCANCEL; k++) {
 		unsigned int off = 100 + k * 600;
 
-		t->buf[k] = t->bufs + k * pg + 17;
+		t->buf[k] = t->bufs + k * idma_pg + 17;
 		t->res[k] = LONG_MIN;
 		if (cancel_is_write[k]) {
-			pat_fill(t->buf[k], off, len, 51);
+			idma_pat_fill(t->buf[k], off, len, 51);
 			io_prep_pwrite(&t->cb[k], fd, t->buf[k], len, off);
 		} else {
-			memset(t->buf[k], UNTOUCHED, len);
+			memset(t->buf[k], IDMA_UNTOUCHED, len);
 			io_prep_pread(&t->cb[k], fd, t->buf[k], len, off);
 		}
 		t->cb[k].data = (void *)(uintptr_t)k;
@@ -285,13 +285,13 @@ static int cancel_setup(void *state)
 {
 	struct cancel *t = state;
 
-	t->fd = dma_begin(0, &t->a);
+	t->fd = idma_begin(0, &t->a);
 	KTAP_EXPECT(t->fd >= 0, "device");
 	t->can = t->a.dma_can_cancel;
 	KTAP_EXPECT(io_setup(16, &t->ctx) == 0, "io_setup");
-	t->bufs = arena(NCANCEL + 4);
+	t->bufs = idma_arena(NCANCEL + 4);
 	KTAP_EXPECT(t->bufs, "mmap");
-	KTAP_EXPECT(dev_put(t->fd, 50, t->want) == 0, "fill the file");
+	KTAP_EXPECT(idma_dev_put(t->fd, 50, t->want) == 0, "fill the file");
 	cancel_prepare(t);
 	return KTAP_PASS;
 }
@@ -314,11 +314,11 @@ static int cancel_submit_and_cancel(void *state)
 	struct demo_irqdev_stats a, m;
 	int fd = t->fd, r, r0, r3, r4;
 
-	KTAP_EXPECT(get_stats(fd, &t->a) == 0, "stats");
+	KTAP_EXPECT(it_get_stats(fd, &t->a) == 0, "stats");
 	/* the first on the wire, the others queued behind a held queue */
 	r = io_submit(t->ctx, 1, t->cbs);
 	KTAP_EXPECT(r == 1, "io_submit: %d", r);
-	KTAP_EXPECT(dma_hold(fd, 1) == 0, "DMA_HOLD: %s", strerror(errno));
+	KTAP_EXPECT(idma_hold(fd, 1) == 0, "DMA_HOLD: %s", strerror(errno));
 	r = io_submit(t->ctx, NCANCEL - 1, t->cbs + 1);
 	KTAP_EXPECT(r == NCANCEL - 1, "io_submit: %d", r);
 	r = io_getevents(t->ctx, 0, NCANCEL, ev, &zero);
@@ -331,10 +331,10 @@ static int cancel_submit_and_cancel(void *state)
 	r3 = io_cancel(t->ctx, &t->cb[3], &dummy);
 	r0 = io_cancel(t->ctx, &t->cb[0], &dummy);
 	/* Nothing starts while held: the completions so far are request 0's, or none. */
-	KTAP_EXPECT(get_stats(fd, &t->m) == 0, "stats");
+	KTAP_EXPECT(it_get_stats(fd, &t->m) == 0, "stats");
 	a = t->a;
 	m = t->m;
-	KTAP_EXPECT(dma_hold(fd, 0) == 0, "DMA_HOLD 0: %s", strerror(errno));
+	KTAP_EXPECT(idma_hold(fd, 0) == 0, "DMA_HOLD 0: %s", strerror(errno));
 	ktap_diag("io_cancel: last queued %d (%s), middle %d (%s), on the wire %d (%s)",
 		  r4, strerror(-r4), r3, strerror(-r3), r0, strerror(-r0));
 	if (t->can) {
@@ -348,7 +348,7 @@ static int cancel_submit_and_cancel(void *state)
 		 */
 		KTAP_EXPECT(r0 == -EAGAIN || r0 == -EINVAL,
 			    "io_cancel of the request on the wire: %d, want -EAGAIN", r0);
-		KTAP_EXPECT(r0 != -EINVAL || DELTA(a, m, dma_irq_completions) == 1,
+		KTAP_EXPECT(r0 != -EINVAL || IDMA_DELTA(a, m, dma_irq_completions) == 1,
 			    "io_cancel of the request on the wire: -EINVAL, yet not complete");
 	} else {
 		KTAP_EXPECT(r4 == -EINVAL && r3 == -EINVAL && r0 == -EINVAL,
@@ -361,7 +361,7 @@ static int cancel_submit_and_cancel(void *state)
 static int cancel_reap(void *state)
 {
 	struct cancel *t = state;
-	struct timespec zero = { 0 }, ts = { .tv_sec = EVENT_WAIT_S };
+	struct timespec zero = { 0 }, ts = { .tv_sec = IDMA_WAIT_S };
 	struct io_event ev[NCANCEL];
 	int k, r, got, order = 0;
 
@@ -409,13 +409,13 @@ static int cancel_results(void *state)
 		if (cancel_is_write[k] && !cancelled)
 			memcpy(t->want + off, buf, len);
 		if (k == 0) {
-			gather(got0, t->v0, 4, len);
+			idma_gather(got0, t->v0, 4, len);
 			KTAP_EXPECT(pat_diff(got0, off, len, 50) < 0, "read 0: data differs");
 		} else if (!cancel_is_write[k] && !cancelled) {
 			KTAP_EXPECT(pat_diff(buf, off, len, 50) < 0, "read %d: data differs", k);
 		}
 		if (!cancel_is_write[k] && cancelled)
-			KTAP_EXPECT(buf[0] == UNTOUCHED && !memcmp(buf, buf + 1, len - 1),
+			KTAP_EXPECT(buf[0] == IDMA_UNTOUCHED && !memcmp(buf, buf + 1, len - 1),
 				    "the cancelled read %d wrote its buffer", k);
 	}
 	return KTAP_PASS;
@@ -433,16 +433,16 @@ static int cancel_costs(void *state)
 
 	r = io_cancel(t->ctx, &t->cb[1], &dummy);
 	KTAP_EXPECT(r == -EINVAL, "io_cancel of a completed request: %d, want -EINVAL", r);
-	KTAP_EXPECT(get_stats(t->fd, &b) == 0, "stats");
-	KTAP_EXPECT(DELTA(a, b, dma_cancelled) == (can ? 2 : 0), "dma_cancelled %+lld, want %d",
-		    DELTA(a, b, dma_cancelled), can ? 2 : 0);
-	KTAP_EXPECT(DELTA(a, b, dma_transfers) == (can ? 6 : 8) &&
-		    DELTA(a, b, dma_irq_completions) == (can ? 3 : 5),
+	KTAP_EXPECT(it_get_stats(t->fd, &b) == 0, "stats");
+	KTAP_EXPECT(IDMA_DELTA(a, b, dma_cancelled) == (can ? 2 : 0), "dma_cancelled %+lld, want %d",
+		    IDMA_DELTA(a, b, dma_cancelled), can ? 2 : 0);
+	KTAP_EXPECT(IDMA_DELTA(a, b, dma_transfers) == (can ? 6 : 8) &&
+		    IDMA_DELTA(a, b, dma_irq_completions) == (can ? 3 : 5),
 		    "transfers %+lld, irq_completions %+lld, want %d, %d: a cancelled request moved",
-		    DELTA(a, b, dma_transfers), DELTA(a, b, dma_irq_completions), can ? 6 : 8,
+		    IDMA_DELTA(a, b, dma_transfers), IDMA_DELTA(a, b, dma_irq_completions), can ? 6 : 8,
 		    can ? 3 : 5);
-	KTAP_EXPECT(DELTA(a, b, dma_queued) == NCANCEL && DELTA(a, b, dma_failed) == 0,
-		    "queued %+lld failed %+lld", DELTA(a, b, dma_queued), DELTA(a, b, dma_failed));
+	KTAP_EXPECT(IDMA_DELTA(a, b, dma_queued) == NCANCEL && IDMA_DELTA(a, b, dma_failed) == 0,
+		    "queued %+lld failed %+lld", IDMA_DELTA(a, b, dma_queued), IDMA_DELTA(a, b, dma_failed));
 	KTAP_EXPECT(b.dma_held == 0, "dma_held %llu", (unsigned long long)b.dma_held);
 	KTAP_EXPECT(dev_holds(t->fd, t->want, "after the cancelled write") == 0, "content");
 	return KTAP_PASS;
@@ -463,7 +463,7 @@ struct nowait {
 	int fd, nb;			/* the device, and it opened O_NONBLOCK */
 	io_context_t ctx;
 	struct io_uring ring;
-	unsigned char want[DEV_SIZE];
+	unsigned char want[IDMA_DEV_SIZE];
 	unsigned char *rb, *wb;		/* 200 bytes at 100 read into rb, written from wb */
 	struct iovec v[4], rv, wv;	/* the busy request's segments; rb's and wb's */
 	unsigned int np;		/* the busy request's pieces */
@@ -474,12 +474,12 @@ struct nowait {
 /* An io_uring READ of rb with RWF_NOWAIT, submitted and reaped: its res in *@res. */
 static int nowait_uring_read(struct nowait *t, long *res)
 {
-	struct io_uring_sqe *sqe = sqe_for(&t->ring, 0);
+	struct io_uring_sqe *sqe = uring_sqe_for(&t->ring, 0);
 
 	io_uring_prep_read(sqe, t->fd, t->rb, 200, 100);
 	sqe->rw_flags = RWF_NOWAIT;
 	*res = LONG_MIN;
-	KTAP_EXPECT(uring_reap(&t->ring, 1, res, EVENT_WAIT_S) == 0, "io_uring");
+	KTAP_EXPECT(uring_reap(&t->ring, 1, res, IDMA_WAIT_S) == 0, "io_uring");
 	return KTAP_PASS;
 }
 
@@ -488,23 +488,23 @@ static int nowait_setup(void *state)
 	struct nowait *t = state;
 	unsigned char *ar;
 
-	t->fd = dma_begin(0, &t->a);
+	t->fd = idma_begin(0, &t->a);
 	KTAP_EXPECT(t->fd >= 0, "device");
-	t->nb = dev_open(0, O_NONBLOCK);
+	t->nb = it_dev_open(0, O_NONBLOCK);
 	KTAP_EXPECT(t->nb >= 0, "open O_NONBLOCK: %s", strerror(errno));
 	KTAP_EXPECT(io_setup(8, &t->ctx) == 0, "io_setup");
 	KTAP_EXPECT(io_uring_queue_init(8, &t->ring, 0) == 0, "io_uring_queue_init");
-	ar = arena(ARENA_PAGES);
-	t->rb = arena(1);
-	t->wb = arena(1);
+	ar = idma_arena(IDMA_ARENA_PAGES);
+	t->rb = idma_arena(1);
+	t->wb = idma_arena(1);
 	KTAP_EXPECT(ar && t->rb && t->wb, "mmap");
-	KTAP_EXPECT(dev_put(t->fd, 60, t->want) == 0, "fill the file");
-	memset(t->rb, UNTOUCHED, pg);
-	pat_fill(t->wb, 100, 200, 61);
+	KTAP_EXPECT(idma_dev_put(t->fd, 60, t->want) == 0, "fill the file");
+	memset(t->rb, IDMA_UNTOUCHED, idma_pg);
+	idma_pat_fill(t->wb, 100, 200, 61);
 	t->rv = (struct iovec){ t->rb, 200 };
 	t->wv = (struct iovec){ t->wb, 200 };
-	layout(t->v, 4, ar, 3000, 4);
-	t->np = pieces(t->v, 4, 3000);
+	idma_layout(t->v, 4, ar, 3000, 4);
+	t->np = idma_pieces(t->v, 4, 3000);
 	KTAP_EXPECT(t->np >= 4, "layout: %u pieces", t->np);
 	return KTAP_PASS;
 }
@@ -513,7 +513,7 @@ static int nowait_teardown(void *state)
 {
 	struct nowait *t = state;
 
-	close_with_rings(t->fd, t->ctx, &t->ring);
+	idma_close_with_rings(t->fd, t->ctx, &t->ring);
 	close(t->nb);
 	return KTAP_PASS;
 }
@@ -525,10 +525,10 @@ static int nowait_make_busy(void *state)
 	struct iocb *cbs[1] = { &t->busy };
 	int r;
 
-	KTAP_EXPECT(get_stats(t->fd, &t->a) == 0, "stats");
+	KTAP_EXPECT(it_get_stats(t->fd, &t->a) == 0, "stats");
 	io_prep_preadv(&t->busy, t->fd, t->v, 4, 0);
 	t->busy.data = &t->busy;
-	KTAP_EXPECT(dma_hold(t->fd, 1) == 0, "DMA_HOLD: %s", strerror(errno));
+	KTAP_EXPECT(idma_hold(t->fd, 1) == 0, "DMA_HOLD: %s", strerror(errno));
 	r = io_submit(t->ctx, 1, cbs);
 	KTAP_EXPECT(r == 1, "io_submit: %d", r);
 	return KTAP_PASS;
@@ -538,7 +538,7 @@ static int nowait_make_busy(void *state)
 static int nowait_refused(void *state)
 {
 	struct nowait *t = state;
-	struct timespec ts = { .tv_sec = EVENT_WAIT_S };
+	struct timespec ts = { .tv_sec = IDMA_WAIT_S };
 	struct iocb nw[2], *cbs[2];
 	struct io_event ev;
 	int fd = t->fd, r, k;
@@ -592,7 +592,7 @@ static int nowait_refused(void *state)
 static int nowait_refusals_cost(void *state)
 {
 	struct nowait *t = state;
-	struct timespec zero = { 0 }, ts = { .tv_sec = EVENT_WAIT_S };
+	struct timespec zero = { 0 }, ts = { .tv_sec = IDMA_WAIT_S };
 	const struct demo_irqdev_stats a = t->a;
 	struct demo_irqdev_stats m, b;
 	unsigned int np = t->np;
@@ -601,23 +601,23 @@ static int nowait_refusals_cost(void *state)
 
 	r = io_getevents(t->ctx, 0, 1, &ev, &zero);
 	KTAP_EXPECT(r == 0, "the busy request (%u pieces) completed during the refusals", np);
-	KTAP_EXPECT(get_stats(fd, &m) == 0, "stats");
-	KTAP_EXPECT(DELTA(a, m, dma_eagain) == 7, "dma_eagain %+lld, want 7",
-		    DELTA(a, m, dma_eagain));
-	KTAP_EXPECT(DELTA(a, m, dma_queued) == 1 && DELTA(a, m, dma_sync_waits) == 0,
+	KTAP_EXPECT(it_get_stats(fd, &m) == 0, "stats");
+	KTAP_EXPECT(IDMA_DELTA(a, m, dma_eagain) == 7, "dma_eagain %+lld, want 7",
+		    IDMA_DELTA(a, m, dma_eagain));
+	KTAP_EXPECT(IDMA_DELTA(a, m, dma_queued) == 1 && IDMA_DELTA(a, m, dma_sync_waits) == 0,
 		    "queued %+lld sync_waits %+lld, want +1 +0: a refused request was queued",
-		    DELTA(a, m, dma_queued), DELTA(a, m, dma_sync_waits));
+		    IDMA_DELTA(a, m, dma_queued), IDMA_DELTA(a, m, dma_sync_waits));
 	KTAP_EXPECT(m.dma_held == np, "dma_held %llu, want %u", (unsigned long long)m.dma_held, np);
-	KTAP_EXPECT(dma_hold(fd, 0) == 0, "DMA_HOLD 0: %s", strerror(errno));
+	KTAP_EXPECT(idma_hold(fd, 0) == 0, "DMA_HOLD 0: %s", strerror(errno));
 	r = io_getevents(t->ctx, 1, 1, &ev, &ts);
 	KTAP_EXPECT(r == 1 && ev.obj == &t->busy && (long)ev.res == 3000,
 		    "the busy request: %d events, res %ld", r, r == 1 ? (long)ev.res : 0);
-	KTAP_EXPECT(wait_idle(fd, &b, EVENT_WAIT_S) == 0, "not idle");
-	KTAP_EXPECT(DELTA(a, b, dma_transfers) == np && DELTA(a, b, dma_bytes) == 3000,
+	KTAP_EXPECT(idma_wait_idle(fd, &b, IDMA_WAIT_S) == 0, "not idle");
+	KTAP_EXPECT(IDMA_DELTA(a, b, dma_transfers) == np && IDMA_DELTA(a, b, dma_bytes) == 3000,
 		    "transfers %+lld bytes %+lld, want %u and 3000: a refused request moved data",
-		    DELTA(a, b, dma_transfers), DELTA(a, b, dma_bytes), np);
-	for (k = 0; k < pg; k++)
-		KTAP_EXPECT(t->rb[k] == UNTOUCHED, "a refused read wrote byte %d of its buffer", k);
+		    IDMA_DELTA(a, b, dma_transfers), IDMA_DELTA(a, b, dma_bytes), np);
+	for (k = 0; k < idma_pg; k++)
+		KTAP_EXPECT(t->rb[k] == IDMA_UNTOUCHED, "a refused read wrote byte %d of its buffer", k);
 	KTAP_EXPECT(dev_holds(fd, t->want, "after refused writes") == 0, "content");
 	return KTAP_PASS;
 }
@@ -632,20 +632,20 @@ static int nowait_idle_served(void *state)
 	ssize_t n;
 	long d, res;
 
-	KTAP_EXPECT(wait_idle(fd, &b, EVENT_WAIT_S) == 0, "not idle");
+	KTAP_EXPECT(idma_wait_idle(fd, &b, IDMA_WAIT_S) == 0, "not idle");
 	n = preadv2(fd, &t->rv, 1, 100, RWF_NOWAIT);
 	KTAP_EXPECT(n == 200, "preadv2 RWF_NOWAIT, idle: %zd (%s)", n, n < 0 ? strerror(errno) : "");
 	d = pat_diff(rb, 100, 200, 60);
 	KTAP_EXPECT(d < 0, "preadv2 RWF_NOWAIT: data differs at %ld", d);
-	KTAP_EXPECT(wait_idle(fd, &b, EVENT_WAIT_S) == 0, "not idle");
-	memset(rb, UNTOUCHED, 200);
+	KTAP_EXPECT(idma_wait_idle(fd, &b, IDMA_WAIT_S) == 0, "not idle");
+	memset(rb, IDMA_UNTOUCHED, 200);
 	r = nowait_uring_read(t, &res);
 	if (r != KTAP_PASS)
 		return r;
 	KTAP_EXPECT(res == 200 && pat_diff(rb, 100, 200, 60) < 0,
 		    "io_uring READ RWF_NOWAIT, idle: res %ld", res);
-	KTAP_EXPECT(wait_idle(fd, &b, EVENT_WAIT_S) == 0, "not idle");
-	memset(rb, UNTOUCHED, 200);
+	KTAP_EXPECT(idma_wait_idle(fd, &b, IDMA_WAIT_S) == 0, "not idle");
+	memset(rb, IDMA_UNTOUCHED, 200);
 	KTAP_EXPECT(lseek(t->nb, 100, SEEK_SET) == 100, "lseek: %s", strerror(errno));
 	n = read(t->nb, rb, 200);
 	KTAP_EXPECT(n == 200 && pat_diff(rb, 100, 200, 60) < 0, "read(2) on O_NONBLOCK, idle: %zd (%s)",
@@ -685,7 +685,7 @@ KTAP_TEST(nowait_busy, 60)
 #define EXPECT_AIO_EFAULT(ctx, cb, what)					\
 	do {									\
 		int sr_;							\
-		long res_ = aio_submit_wait(ctx, cb, EVENT_WAIT_S, &sr_);	\
+		long res_ = aio_submit_wait(ctx, cb, IDMA_WAIT_S, &sr_);	\
 										\
 		KTAP_EXPECT(sr_ == 1 && res_ == -EFAULT, "%s: io_submit %d, res %ld", \
 			    what, sr_, res_);					\
@@ -718,7 +718,7 @@ struct bad_input {
 	struct iovec v2[2];	/* 100 bytes: 50 in good, then the hole */
 	struct iovec many[IOV_MAX + 1];
 	struct demo_irqdev_stats a;	/* the counters before the step's requests */
-	unsigned char want[DEV_SIZE];
+	unsigned char want[IDMA_DEV_SIZE];
 	unsigned long long np, bytes;	/* pieces and bytes the edges moved */
 };
 
@@ -727,25 +727,25 @@ static int bad_input_setup(void *state)
 	struct bad_input *t = state;
 	int k;
 
-	t->fd = dma_begin(0, &t->a);
+	t->fd = idma_begin(0, &t->a);
 	KTAP_EXPECT(t->fd >= 0, "device");
 	KTAP_EXPECT(io_setup(8, &t->ctx) == 0, "io_setup");
 	KTAP_EXPECT(io_uring_queue_init(8, &t->ring, 0) == 0, "io_uring_queue_init");
-	t->good = arena(2);
-	t->ro = mmap(NULL, pg, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	t->none = mmap(NULL, pg, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	t->good = idma_arena(2);
+	t->ro = mmap(NULL, idma_pg, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	t->none = mmap(NULL, idma_pg, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	/* the hole last: nothing mapped after it may land there */
-	t->hole = arena(3);
+	t->hole = idma_arena(3);
 	KTAP_EXPECT(t->good && t->ro != MAP_FAILED && t->none != MAP_FAILED && t->hole, "mmap");
-	KTAP_EXPECT(munmap(t->hole + pg, pg) == 0, "munmap");
-	t->hole += pg;
+	KTAP_EXPECT(munmap(t->hole + idma_pg, idma_pg) == 0, "munmap");
+	t->hole += idma_pg;
 	t->hv = (struct iovec){ t->hole, 100 };
-	memset(t->good, UNTOUCHED, 2 * pg);
+	memset(t->good, IDMA_UNTOUCHED, 2 * idma_pg);
 	for (k = 0; k <= IOV_MAX; k++)
-		t->many[k] = (struct iovec){ t->good + k % pg, 1 };
-	KTAP_EXPECT(dev_put(t->fd, 70, t->want) == 0, "fill the file");
+		t->many[k] = (struct iovec){ t->good + k % idma_pg, 1 };
+	KTAP_EXPECT(idma_dev_put(t->fd, 70, t->want) == 0, "fill the file");
 	KTAP_EXPECT(lseek(t->fd, 0, SEEK_SET) == 0, "lseek: %s", strerror(errno));
-	KTAP_EXPECT(get_stats(t->fd, &t->a) == 0, "stats");
+	KTAP_EXPECT(it_get_stats(t->fd, &t->a) == 0, "stats");
 	return KTAP_PASS;
 }
 
@@ -753,7 +753,7 @@ static int bad_input_teardown(void *state)
 {
 	struct bad_input *t = state;
 
-	close_with_rings(t->fd, t->ctx, &t->ring);
+	idma_close_with_rings(t->fd, t->ctx, &t->ring);
 	return KTAP_PASS;
 }
 
@@ -807,20 +807,20 @@ static int bad_input_uring_and_empty(void *state)
 	ssize_t n;
 	long res;
 
-	io_uring_prep_read(sqe_for(&t->ring, 0), fd, t->ro, 100, 10);
-	res = uring_one(&t->ring, EVENT_WAIT_S);
+	io_uring_prep_read(uring_sqe_for(&t->ring, 0), fd, t->ro, 100, 10);
+	res = uring_one(&t->ring, IDMA_WAIT_S);
 	KTAP_EXPECT(res == -EFAULT, "io_uring READ into PROT_READ memory: %ld", res);
-	io_uring_prep_write(sqe_for(&t->ring, 0), fd, t->hole, 100, 10);
-	res = uring_one(&t->ring, EVENT_WAIT_S);
+	io_uring_prep_write(uring_sqe_for(&t->ring, 0), fd, t->hole, 100, 10);
+	res = uring_one(&t->ring, IDMA_WAIT_S);
 	KTAP_EXPECT(res == -EFAULT, "io_uring WRITE from unmapped memory: %ld", res);
-	io_uring_prep_readv(sqe_for(&t->ring, 0), fd, t->many, IOV_MAX + 1, 0);
-	res = uring_one(&t->ring, EVENT_WAIT_S);
+	io_uring_prep_readv(uring_sqe_for(&t->ring, 0), fd, t->many, IOV_MAX + 1, 0);
+	res = uring_one(&t->ring, IDMA_WAIT_S);
 	KTAP_EXPECT(res == -EINVAL, "io_uring READV of IOV_MAX + 1 segments: %ld", res);
 
 	n = pread(fd, t->good, 0, 10);
 	KTAP_EXPECT(n == 0, "pread(2) of 0 bytes: %zd", n);
 	io_prep_pread(&cb, fd, t->good, 0, 10);
-	res = aio_submit_wait(t->ctx, &cb, EVENT_WAIT_S, NULL);
+	res = aio_submit_wait(t->ctx, &cb, IDMA_WAIT_S, NULL);
 	KTAP_EXPECT(res == 0, "io_submit PREAD of 0 bytes: %ld", res);
 	return KTAP_PASS;
 }
@@ -832,19 +832,19 @@ static int bad_input_nothing_moved(void *state)
 	struct demo_irqdev_stats m;
 	int k;
 
-	KTAP_EXPECT(get_stats(t->fd, &m) == 0, "stats");
-	KTAP_EXPECT(DELTA(t->a, m, dma_transfers) == 0 && DELTA(t->a, m, dma_bytes) == 0,
+	KTAP_EXPECT(it_get_stats(t->fd, &m) == 0, "stats");
+	KTAP_EXPECT(IDMA_DELTA(t->a, m, dma_transfers) == 0 && IDMA_DELTA(t->a, m, dma_bytes) == 0,
 		    "bad requests moved data: transfers %+lld bytes %+lld",
-		    DELTA(t->a, m, dma_transfers), DELTA(t->a, m, dma_bytes));
-	KTAP_EXPECT(DELTA(t->a, m, dma_queued) == 0 && DELTA(t->a, m, dma_sync_waits) == 0 &&
-		    DELTA(t->a, m, dma_irq_completions) == 0,
+		    IDMA_DELTA(t->a, m, dma_transfers), IDMA_DELTA(t->a, m, dma_bytes));
+	KTAP_EXPECT(IDMA_DELTA(t->a, m, dma_queued) == 0 && IDMA_DELTA(t->a, m, dma_sync_waits) == 0 &&
+		    IDMA_DELTA(t->a, m, dma_irq_completions) == 0,
 		    "bad requests reached the queue: queued %+lld sync_waits %+lld completions %+lld",
-		    DELTA(t->a, m, dma_queued), DELTA(t->a, m, dma_sync_waits),
-		    DELTA(t->a, m, dma_irq_completions));
+		    IDMA_DELTA(t->a, m, dma_queued), IDMA_DELTA(t->a, m, dma_sync_waits),
+		    IDMA_DELTA(t->a, m, dma_irq_completions));
 	KTAP_EXPECT(m.dma_held == 0, "dma_held %llu after refused requests: pins leaked",
 		    (unsigned long long)m.dma_held);
-	for (k = 0; k < 2 * pg; k++)
-		KTAP_EXPECT(t->good[k] == UNTOUCHED,
+	for (k = 0; k < 2 * idma_pg; k++)
+		KTAP_EXPECT(t->good[k] == IDMA_UNTOUCHED,
 			    "a refused read wrote byte %d of the good buffer", k);
 	KTAP_EXPECT(dev_holds(t->fd, t->want, "after refused writes") == 0, "content");
 	return KTAP_PASS;
@@ -861,28 +861,28 @@ static int bad_input_fault_edges(void *state)
 	ssize_t n;
 	long res;
 
-	KTAP_EXPECT(get_stats(fd, &t->a) == 0, "stats");
-	v2[0] = (struct iovec){ good + pg - 50, 100 };	/* two pieces */
+	KTAP_EXPECT(it_get_stats(fd, &t->a) == 0, "stats");
+	v2[0] = (struct iovec){ good + idma_pg - 50, 100 };	/* two pieces */
 	v2[1] = t->hv;
 	n = readv(fd, v2, 2);	/* the file position is 0 */
 	KTAP_EXPECT(n == 100, "readv(2) whose second segment is unmapped: %zd (%s), want 100 (short)",
 		    n, n < 0 ? strerror(errno) : "");
-	KTAP_EXPECT(pat_diff(good + pg - 50, 0, 100, 70) < 0, "readv before the fault: data differs");
-	t->np += pieces(v2, 2, 100);
+	KTAP_EXPECT(pat_diff(good + idma_pg - 50, 0, 100, 70) < 0, "readv before the fault: data differs");
+	t->np += idma_pieces(v2, 2, 100);
 	t->bytes += 100;
-	pat_fill(good + pg - 50, 200, 100, 71);
+	idma_pat_fill(good + idma_pg - 50, 200, 100, 71);
 	n = pwritev(fd, v2, 2, 200);
 	KTAP_EXPECT(n == 100, "pwritev(2) whose second segment is unmapped: %zd (%s), want 100",
 		    n, n < 0 ? strerror(errno) : "");
-	memcpy(t->want + 200, good + pg - 50, 100);
-	t->np += pieces(v2, 2, 100);
+	memcpy(t->want + 200, good + idma_pg - 50, 100);
+	t->np += idma_pieces(v2, 2, 100);
 	t->bytes += 100;
-	memset(good, UNTOUCHED, 2 * pg);
+	memset(good, IDMA_UNTOUCHED, 2 * idma_pg);
 	io_prep_preadv(&cb, fd, v2, 2, 300);
-	res = aio_submit_wait(t->ctx, &cb, EVENT_WAIT_S, NULL);
-	KTAP_EXPECT(res == 100 && pat_diff(good + pg - 50, 300, 100, 70) < 0,
+	res = aio_submit_wait(t->ctx, &cb, IDMA_WAIT_S, NULL);
+	KTAP_EXPECT(res == 100 && pat_diff(good + idma_pg - 50, 300, 100, 70) < 0,
 		    "io_submit PREADV whose second segment is unmapped: %ld, want 100", res);
-	t->np += pieces(v2, 2, 100);
+	t->np += idma_pieces(v2, 2, 100);
 	t->bytes += 100;
 	return KTAP_PASS;
 }
@@ -895,23 +895,23 @@ static int bad_input_end_sync(void *state)
 	int fd = t->fd;
 	ssize_t n;
 
-	KTAP_EXPECT(pread(fd, good, 100, DEV_SIZE) == 0, "pread(2) at the end");
-	KTAP_EXPECT(pread(fd, good, 100, DEV_SIZE + 904) == 0, "pread(2) past the end");
-	memset(good, UNTOUCHED, 300);
-	n = pread(fd, good, 300, DEV_SIZE - 96);
-	KTAP_EXPECT(n == 96 && pat_diff(good, DEV_SIZE - 96, 96, 70) < 0 && good[96] == UNTOUCHED,
+	KTAP_EXPECT(pread(fd, good, 100, IDMA_DEV_SIZE) == 0, "pread(2) at the end");
+	KTAP_EXPECT(pread(fd, good, 100, IDMA_DEV_SIZE + 904) == 0, "pread(2) past the end");
+	memset(good, IDMA_UNTOUCHED, 300);
+	n = pread(fd, good, 300, IDMA_DEV_SIZE - 96);
+	KTAP_EXPECT(n == 96 && pat_diff(good, IDMA_DEV_SIZE - 96, 96, 70) < 0 && good[96] == IDMA_UNTOUCHED,
 		    "pread(2) across the end: %zd, want 96", n);
-	t->np += span_pages(good, 96);
+	t->np += idma_span_pages(good, 96);
 	t->bytes += 96;
-	EXPECT_FAILS(pwrite(fd, good, 10, DEV_SIZE), ENOSPC, "pwrite(2) at the end");
-	EXPECT_FAILS(pwrite(fd, good, 10, DEV_SIZE + 5903), ENOSPC, "pwrite(2) past the end");
-	pat_fill(good, DEV_SIZE - 6, 20, 72);
-	n = pwrite(fd, good, 20, DEV_SIZE - 6);
+	EXPECT_FAILS(pwrite(fd, good, 10, IDMA_DEV_SIZE), ENOSPC, "pwrite(2) at the end");
+	EXPECT_FAILS(pwrite(fd, good, 10, IDMA_DEV_SIZE + 5903), ENOSPC, "pwrite(2) past the end");
+	idma_pat_fill(good, IDMA_DEV_SIZE - 6, 20, 72);
+	n = pwrite(fd, good, 20, IDMA_DEV_SIZE - 6);
 	KTAP_EXPECT(n == 6, "pwrite(2) across the end: %zd, want 6", n);
-	memcpy(t->want + DEV_SIZE - 6, good, 6);
+	memcpy(t->want + IDMA_DEV_SIZE - 6, good, 6);
 	t->np += 1;
 	t->bytes += 6;
-	KTAP_EXPECT(lseek(fd, DEV_SIZE, SEEK_SET) == DEV_SIZE, "lseek to the end: %s", strerror(errno));
+	KTAP_EXPECT(lseek(fd, IDMA_DEV_SIZE, SEEK_SET) == IDMA_DEV_SIZE, "lseek to the end: %s", strerror(errno));
 	KTAP_EXPECT(read(fd, good, 100) == 0, "read(2) at the end");
 	EXPECT_FAILS(write(fd, good, 100), ENOSPC, "write(2) at the end");
 	return KTAP_PASS;
@@ -926,30 +926,30 @@ static int bad_input_end_async(void *state)
 	struct iocb cb;
 	long res;
 
-	io_prep_preadv(&cb, fd, t->v2, 1, DEV_SIZE);
-	res = aio_submit_wait(t->ctx, &cb, EVENT_WAIT_S, NULL);
+	io_prep_preadv(&cb, fd, t->v2, 1, IDMA_DEV_SIZE);
+	res = aio_submit_wait(t->ctx, &cb, IDMA_WAIT_S, NULL);
 	KTAP_EXPECT(res == 0, "io_submit PREADV at the end: %ld", res);
-	io_prep_pwritev(&cb, fd, t->v2, 1, DEV_SIZE);
-	res = aio_submit_wait(t->ctx, &cb, EVENT_WAIT_S, NULL);
+	io_prep_pwritev(&cb, fd, t->v2, 1, IDMA_DEV_SIZE);
+	res = aio_submit_wait(t->ctx, &cb, IDMA_WAIT_S, NULL);
 	KTAP_EXPECT(res == -ENOSPC, "io_submit PWRITEV at the end: %ld", res);
-	memset(good, UNTOUCHED, 300);
-	io_prep_pread(&cb, fd, good + 1, 200, DEV_SIZE - 96);
-	res = aio_submit_wait(t->ctx, &cb, EVENT_WAIT_S, NULL);
-	KTAP_EXPECT(res == 96 && pat_diff(good + 1, DEV_SIZE - 96, 90, 70) < 0,
+	memset(good, IDMA_UNTOUCHED, 300);
+	io_prep_pread(&cb, fd, good + 1, 200, IDMA_DEV_SIZE - 96);
+	res = aio_submit_wait(t->ctx, &cb, IDMA_WAIT_S, NULL);
+	KTAP_EXPECT(res == 96 && pat_diff(good + 1, IDMA_DEV_SIZE - 96, 90, 70) < 0,
 		    "io_submit PREAD across the end: %ld, want 96", res);
 	t->np += 1;
 	t->bytes += 96;
-	io_uring_prep_read(sqe_for(&t->ring, 0), fd, good, 100, DEV_SIZE);
-	res = uring_one(&t->ring, EVENT_WAIT_S);
+	io_uring_prep_read(uring_sqe_for(&t->ring, 0), fd, good, 100, IDMA_DEV_SIZE);
+	res = uring_one(&t->ring, IDMA_WAIT_S);
 	KTAP_EXPECT(res == 0, "io_uring READ at the end: %ld", res);
-	io_uring_prep_write(sqe_for(&t->ring, 0), fd, good, 100, DEV_SIZE);
-	res = uring_one(&t->ring, EVENT_WAIT_S);
+	io_uring_prep_write(uring_sqe_for(&t->ring, 0), fd, good, 100, IDMA_DEV_SIZE);
+	res = uring_one(&t->ring, IDMA_WAIT_S);
 	KTAP_EXPECT(res == -ENOSPC, "io_uring WRITE at the end: %ld", res);
-	pat_fill(good, DEV_SIZE - 1, 5, 73);
-	io_uring_prep_write(sqe_for(&t->ring, 0), fd, good, 5, DEV_SIZE - 1);
-	res = uring_one(&t->ring, EVENT_WAIT_S);
+	idma_pat_fill(good, IDMA_DEV_SIZE - 1, 5, 73);
+	io_uring_prep_write(uring_sqe_for(&t->ring, 0), fd, good, 5, IDMA_DEV_SIZE - 1);
+	res = uring_one(&t->ring, IDMA_WAIT_S);
 	KTAP_EXPECT(res == 1, "io_uring WRITE across the end: %ld, want 1", res);
-	t->want[DEV_SIZE - 1] = good[0];
+	t->want[IDMA_DEV_SIZE - 1] = good[0];
 	t->np += 1;
 	t->bytes += 1;
 	return KTAP_PASS;
@@ -962,11 +962,11 @@ static int bad_input_edges_cost(void *state)
 	struct demo_irqdev_stats b;
 	unsigned long long np = t->np, bytes = t->bytes;
 
-	KTAP_EXPECT(get_stats(t->fd, &b) == 0, "stats");
-	KTAP_EXPECT(DELTA(t->a, b, dma_transfers) == (long long)np &&
-		    DELTA(t->a, b, dma_bytes) == (long long)bytes,
+	KTAP_EXPECT(it_get_stats(t->fd, &b) == 0, "stats");
+	KTAP_EXPECT(IDMA_DELTA(t->a, b, dma_transfers) == (long long)np &&
+		    IDMA_DELTA(t->a, b, dma_bytes) == (long long)bytes,
 		    "edges: transfers %+lld bytes %+lld, want %llu and %llu",
-		    DELTA(t->a, b, dma_transfers), DELTA(t->a, b, dma_bytes), np, bytes);
+		    IDMA_DELTA(t->a, b, dma_transfers), IDMA_DELTA(t->a, b, dma_bytes), np, bytes);
 	KTAP_EXPECT(b.dma_held == 0, "dma_held %llu", (unsigned long long)b.dma_held);
 	KTAP_EXPECT(dev_holds(t->fd, t->want, "after the edges") == 0, "content");
 	return KTAP_PASS;
@@ -993,9 +993,9 @@ static int hold_unprivileged_refused(int fd)
 
 	pid = fork();
 	if (pid == 0) {
-		if (drop_capability(CAP_SYS_ADMIN))
+		if (it_drop_capability(CAP_SYS_ADMIN))
 			_exit(2);
-		_exit(dma_hold(fd, 1) == -1 && errno == EPERM ? 0 : 1);
+		_exit(idma_hold(fd, 1) == -1 && errno == EPERM ? 0 : 1);
 	}
 	if (pid < 0 || waitpid(pid, &status, 0) != pid)
 		return -1;
@@ -1016,7 +1016,7 @@ static int hold_unprivileged_refused(int fd)
  */
 KTAP_TEST(hold_refusals_and_release, 60)
 {
-	struct timespec zero = { 0 }, ts = { .tv_sec = EVENT_WAIT_S };
+	struct timespec zero = { 0 }, ts = { .tv_sec = IDMA_WAIT_S };
 	unsigned char out[300], in[sizeof(out)];
 	struct iocb cb, *cbs[1] = { &cb };
 	struct demo_irqdev_stats a, b;
@@ -1026,19 +1026,19 @@ KTAP_TEST(hold_refusals_and_release, 60)
 	int fd, holder, r;
 	__u32 two = 2;
 
-	fd = dma_begin(0, &a);
+	fd = idma_begin(0, &a);
 	KTAP_EXPECT(fd >= 0, "device");
 	KTAP_EXPECT_ERRNO(ioctl(fd, DEMO_IRQDEV_IOC_DMA_HOLD, (void *)8), EFAULT,
 			  "DMA_HOLD from no memory");
 	KTAP_EXPECT_ERRNO(ioctl(fd, DEMO_IRQDEV_IOC_DMA_HOLD, &two), EINVAL, "DMA_HOLD 2");
 	KTAP_EXPECT(hold_unprivileged_refused(fd) == 0, "DMA_HOLD without CAP_SYS_ADMIN");
-	holder = dev_open(0, 0);
+	holder = it_dev_open(0, 0);
 	KTAP_EXPECT(holder >= 0, "open: %s", strerror(errno));
-	KTAP_EXPECT(dma_hold(holder, 1) == 0, "DMA_HOLD: %s", strerror(errno));
-	KTAP_EXPECT_ERRNO(dma_hold(fd, 1), EBUSY, "DMA_HOLD while another file holds");
-	KTAP_EXPECT(dma_hold(fd, 0) == 0, "DMA_HOLD 0 by another file: %s", strerror(errno));
+	KTAP_EXPECT(idma_hold(holder, 1) == 0, "DMA_HOLD: %s", strerror(errno));
+	KTAP_EXPECT_ERRNO(idma_hold(fd, 1), EBUSY, "DMA_HOLD while another file holds");
+	KTAP_EXPECT(idma_hold(fd, 0) == 0, "DMA_HOLD 0 by another file: %s", strerror(errno));
 	KTAP_EXPECT(io_setup(1, &ctx) == 0, "io_setup");
-	pat_fill(out, off, sizeof(out), 41);
+	idma_pat_fill(out, off, sizeof(out), 41);
 	io_prep_pwrite(&cb, fd, out, sizeof(out), off);
 	r = io_submit(ctx, 1, cbs);
 	KTAP_EXPECT(r == 1, "io_submit: %d", r);
@@ -1050,10 +1050,10 @@ KTAP_TEST(hold_refusals_and_release, 60)
 	KTAP_EXPECT(r == 1 && (long)ev.res == (long)sizeof(out),
 		    "the write after the holder closed: %d events, res %ld", r,
 		    r == 1 ? (long)ev.res : 0);
-	KTAP_EXPECT(get_stats(fd, &b) == 0, "stats");
-	KTAP_EXPECT(DELTA(a, b, dma_irq_completions) == 1 && DELTA(a, b, dma_failed) == 0 &&
+	KTAP_EXPECT(it_get_stats(fd, &b) == 0, "stats");
+	KTAP_EXPECT(IDMA_DELTA(a, b, dma_irq_completions) == 1 && IDMA_DELTA(a, b, dma_failed) == 0 &&
 		    b.dma_held == 0, "completions %+lld failed %+lld held %llu, want +1 +0 0",
-		    DELTA(a, b, dma_irq_completions), DELTA(a, b, dma_failed),
+		    IDMA_DELTA(a, b, dma_irq_completions), IDMA_DELTA(a, b, dma_failed),
 		    (unsigned long long)b.dma_held);
 	KTAP_EXPECT(pread(fd, in, sizeof(in), off) == (ssize_t)sizeof(in), "pread: %s",
 		    strerror(errno));
@@ -1066,5 +1066,5 @@ KTAP_TEST(hold_refusals_and_release, 60)
 
 int main(void)
 {
-	return irqdev_dma_main("irqdev_dma_queue");
+	return idma_main("irqdev_dma_queue");
 }

@@ -19,11 +19,11 @@ static int wait_held(int fd, unsigned long long want, struct demo_irqdev_stats *
 	double t0 = ktap_now();
 
 	for (;;) {
-		if (get_stats(fd, s))
+		if (it_get_stats(fd, s))
 			return -1;
 		if (s->dma_held == want)
 			return 0;
-		if (ktap_now() - t0 > EVENT_WAIT_S)
+		if (ktap_now() - t0 > IDMA_WAIT_S)
 			return -1;
 		usleep(1000);
 	}
@@ -40,11 +40,11 @@ static int wait_reached(int fd, const struct demo_irqdev_stats *a, long long syn
 	double t0 = ktap_now();
 
 	for (;;) {
-		if (get_stats(fd, s))
+		if (it_get_stats(fd, s))
 			return -1;
-		if (DELTA(*a, *s, dma_sync_waits) >= sync && DELTA(*a, *s, dma_queued) >= queued)
+		if (IDMA_DELTA(*a, *s, dma_sync_waits) >= sync && IDMA_DELTA(*a, *s, dma_queued) >= queued)
 			return 0;
-		if (ktap_now() - t0 > EVENT_WAIT_S)
+		if (ktap_now() - t0 > IDMA_WAIT_S)
 			return -1;
 		usleep(1000);
 	}
@@ -65,14 +65,14 @@ static void prep_reads(struct iocb *cb, struct iocb **cbs, int n, int fd, unsign
 	int k;
 
 	for (k = 0; k < n; k++) {
-		memset(bufs + k * pg, UNTOUCHED, 300);
-		io_prep_pread(&cb[k], fd, bufs + k * pg, 300, k * 300);
+		memset(bufs + k * idma_pg, IDMA_UNTOUCHED, 300);
+		io_prep_pread(&cb[k], fd, bufs + k * idma_pg, 300, k * 300);
 		cb[k].data = &cb[k];
 		cbs[k] = &cb[k];
 	}
 	if (long_first) {
 		for (k = 0; k < 4; k++)
-			long_v[k] = (struct iovec){ bufs + (n + k) * pg + 1000, 100 };
+			long_v[k] = (struct iovec){ bufs + (n + k) * idma_pg + 1000, 100 };
 		io_prep_preadv(&cb[0], fd, long_v, 4, 0);
 		cb[0].data = &cb[0];
 	}
@@ -80,7 +80,7 @@ static void prep_reads(struct iocb *cb, struct iocb **cbs, int n, int fd, unsign
 
 /*
  * io_uring READs of 300 bytes, one piece each, but the first a READV of
- * four pieces (400 ms on the wire): with the first queued, io_uring's
+ * four idma_pieces (400 ms on the wire): with the first queued, io_uring's
  * nowait attempt of the others is refused and io-wq queues them later; the
  * caller holds the queue and waits until all are held (wait_held()) before
  * it counts on them being queued.
@@ -92,10 +92,10 @@ static void uring_queue_reads(struct io_uring *ring, int n, int fd, unsigned cha
 	int k;
 
 	for (k = 0; k < 4; k++)
-		first_v[k] = (struct iovec){ bufs + k * pg + 1000, 100 };
-	io_uring_prep_readv(sqe_for(ring, 0), fd, first_v, 4, 0);
+		first_v[k] = (struct iovec){ bufs + k * idma_pg + 1000, 100 };
+	io_uring_prep_readv(uring_sqe_for(ring, 0), fd, first_v, 4, 0);
 	for (k = 1; k < n; k++)
-		io_uring_prep_read(sqe_for(ring, k), fd, bufs + (k + 3) * pg, 300, k * 300);
+		io_uring_prep_read(uring_sqe_for(ring, k), fd, bufs + (k + 3) * idma_pg, 300, k * 300);
 }
 
 /*
@@ -122,12 +122,12 @@ static int exit_with_requests(int n, bool uring, bool can, int hold_fd)
 	struct io_event ev;
 	struct io_uring ring;
 	io_context_t ctx = 0;
-	unsigned char *bufs = arena(n + 4);
-	int fd = dev_open(0, 0), ret;
+	unsigned char *bufs = idma_arena(n + 4);
+	int fd = it_dev_open(0, 0), ret;
 
 	if (fd < 0 || !bufs)
 		return 2;
-	if (dma_hold(hold_fd, 1))
+	if (idma_hold(hold_fd, 1))
 		return 7;
 	if (uring) {
 		struct io_uring_cqe *cqe;
@@ -157,7 +157,7 @@ static int exit_with_requests(int n, bool uring, bool can, int hold_fd)
 	if (io_getevents(ctx, 0, 1, &ev, &zero) != 0)
 		goto out;
 	ret = 7;
-	if (dma_hold(hold_fd, 0) || dma_hold(hold_fd, 1))
+	if (idma_hold(hold_fd, 0) || idma_hold(hold_fd, 1))
 		goto out;
 	ret = 4;
 	if (io_submit(ctx, n - 1, cbs + 1) != n - 1)
@@ -170,7 +170,7 @@ static int exit_with_requests(int n, bool uring, bool can, int hold_fd)
 		return 0;
 	ret = 0;
 out:
-	if (dma_hold(hold_fd, 0) && !ret)
+	if (idma_hold(hold_fd, 0) && !ret)
 		ret = 7;
 	return ret;
 }
@@ -188,7 +188,7 @@ static int exit_in_flight(int fd, int can, int part)
 	pid_t pid;
 	int st;
 
-	KTAP_EXPECT(get_stats(fd, &a) == 0, "stats");
+	KTAP_EXPECT(it_get_stats(fd, &a) == 0, "stats");
 	t0 = ktap_now();
 	pid = fork();
 	KTAP_EXPECT(pid >= 0, "fork: %s", strerror(errno));
@@ -196,26 +196,26 @@ static int exit_in_flight(int fd, int can, int part)
 		_exit(exit_with_requests(n, part, can, fd));
 	KTAP_EXPECT(waitpid(pid, &st, 0) == pid, "waitpid: %s", strerror(errno));
 	dt = ktap_now() - t0;
-	KTAP_EXPECT(dma_hold(fd, 0) == 0, "DMA_HOLD 0: %s", strerror(errno));
+	KTAP_EXPECT(idma_hold(fd, 0) == 0, "DMA_HOLD 0: %s", strerror(errno));
 	KTAP_EXPECT(WIFEXITED(st) && WEXITSTATUS(st) == 0,
 		    "the child failed before exiting (status %#x; 2 open, 3 setup, 4 submit, 5 completed at once, 6 never all held, 7 DMA_HOLD)",
 		    st);
 	ktap_diag("process exit with %d %s requests in flight: %.3f s", n,
 		  part ? "io_uring" : "io_submit", dt);
 	/* the child's own bounded waits, then the exit: only a hang takes longer */
-	KTAP_EXPECT(dt < n * 0.1 + 2 * EVENT_WAIT_S, "the exit took %.1f s", dt);
-	KTAP_EXPECT(wait_idle(fd, &b, EVENT_WAIT_S) == 0,
-		    "not idle %d s after the exit: dma_held %llu", EVENT_WAIT_S,
+	KTAP_EXPECT(dt < n * 0.1 + 2 * IDMA_WAIT_S, "the exit took %.1f s", dt);
+	KTAP_EXPECT(idma_wait_idle(fd, &b, IDMA_WAIT_S) == 0,
+		    "not idle %d s after the exit: dma_held %llu", IDMA_WAIT_S,
 		    (unsigned long long)b.dma_held);
-	KTAP_EXPECT(DELTA(a, b, dma_queued) == n && DELTA(a, b, dma_failed) == 0,
-		    "queued %+lld failed %+lld, want %d, 0", DELTA(a, b, dma_queued),
-		    DELTA(a, b, dma_failed), n);
-	KTAP_EXPECT(DELTA(a, b, dma_cancelled) == cancelled &&
-		    DELTA(a, b, dma_transfers) == moved &&
-		    DELTA(a, b, dma_irq_completions) == n - cancelled,
+	KTAP_EXPECT(IDMA_DELTA(a, b, dma_queued) == n && IDMA_DELTA(a, b, dma_failed) == 0,
+		    "queued %+lld failed %+lld, want %d, 0", IDMA_DELTA(a, b, dma_queued),
+		    IDMA_DELTA(a, b, dma_failed), n);
+	KTAP_EXPECT(IDMA_DELTA(a, b, dma_cancelled) == cancelled &&
+		    IDMA_DELTA(a, b, dma_transfers) == moved &&
+		    IDMA_DELTA(a, b, dma_irq_completions) == n - cancelled,
 		    "cancelled %+lld transfers %+lld completions %+lld, want %d %d %d",
-		    DELTA(a, b, dma_cancelled), DELTA(a, b, dma_transfers),
-		    DELTA(a, b, dma_irq_completions), cancelled, moved, n - cancelled);
+		    IDMA_DELTA(a, b, dma_cancelled), IDMA_DELTA(a, b, dma_transfers),
+		    IDMA_DELTA(a, b, dma_irq_completions), cancelled, moved, n - cancelled);
 	return KTAP_PASS;
 }
 
@@ -237,15 +237,15 @@ static int destroy_in_flight(int fd, int can, unsigned char *bufs)
 	double t0, dt;
 
 	KTAP_EXPECT(io_setup(8, &ctx) == 0, "io_setup");
-	fd2 = dev_open(0, 0);
+	fd2 = it_dev_open(0, 0);
 	KTAP_EXPECT(fd2 >= 0, "open: %s", strerror(errno));
 	prep_reads(cb, cbs, 6, fd2, bufs, true);
-	KTAP_EXPECT(get_stats(fd, &a) == 0, "stats");
-	KTAP_EXPECT(dma_hold(fd, 1) == 0, "DMA_HOLD: %s", strerror(errno));
+	KTAP_EXPECT(it_get_stats(fd, &a) == 0, "stats");
+	KTAP_EXPECT(idma_hold(fd, 1) == 0, "DMA_HOLD: %s", strerror(errno));
 	r = io_submit(ctx, 1, cbs);
 	KTAP_EXPECT(r == 1, "io_submit: %d", r);
 	KTAP_EXPECT(io_getevents(ctx, 0, 1, &ev, &zero) == 0, "an event right after io_submit");
-	KTAP_EXPECT(dma_hold(fd, 0) == 0 && dma_hold(fd, 1) == 0, "DMA_HOLD: %s", strerror(errno));
+	KTAP_EXPECT(idma_hold(fd, 0) == 0 && idma_hold(fd, 1) == 0, "DMA_HOLD: %s", strerror(errno));
 	r = io_submit(ctx, 5, cbs + 1);
 	KTAP_EXPECT(r == 5, "io_submit: %d", r);
 	r = io_getevents(ctx, 0, 1, &ev, &zero);
@@ -253,24 +253,24 @@ static int destroy_in_flight(int fd, int can, unsigned char *bufs)
 		    "an event of a queued request right after io_submit");
 	KTAP_EXPECT(close(fd2) == 0, "close with requests in flight: %s", strerror(errno));
 	if (!can)
-		KTAP_EXPECT(dma_hold(fd, 0) == 0, "DMA_HOLD 0: %s", strerror(errno));
+		KTAP_EXPECT(idma_hold(fd, 0) == 0, "DMA_HOLD 0: %s", strerror(errno));
 	t0 = ktap_now();
 	r = io_destroy(ctx);
 	dt = ktap_now() - t0;
 	ktap_diag("io_destroy with 6 requests in flight: %d after %.3f s", r, dt);
-	KTAP_EXPECT(dma_hold(fd, 0) == 0, "DMA_HOLD 0: %s", strerror(errno));
+	KTAP_EXPECT(idma_hold(fd, 0) == 0, "DMA_HOLD 0: %s", strerror(errno));
 	KTAP_EXPECT(r == 0, "io_destroy: %s", strerror(-r));
-	KTAP_EXPECT(dt < 6 * 0.1 + EVENT_WAIT_S, "io_destroy took %.1f s", dt);
-	KTAP_EXPECT(wait_idle(fd, &b, EVENT_WAIT_S) == 0,
+	KTAP_EXPECT(dt < 6 * 0.1 + IDMA_WAIT_S, "io_destroy took %.1f s", dt);
+	KTAP_EXPECT(idma_wait_idle(fd, &b, IDMA_WAIT_S) == 0,
 		    "not idle after io_destroy: dma_held %llu", (unsigned long long)b.dma_held);
 	k = can ? 5 : 0;
-	KTAP_EXPECT(DELTA(a, b, dma_cancelled) == k && DELTA(a, b, dma_transfers) == 9 - k &&
-		    DELTA(a, b, dma_failed) == 0,
+	KTAP_EXPECT(IDMA_DELTA(a, b, dma_cancelled) == k && IDMA_DELTA(a, b, dma_transfers) == 9 - k &&
+		    IDMA_DELTA(a, b, dma_failed) == 0,
 		    "cancelled %+lld transfers %+lld failed %+lld, want %d %d 0",
-		    DELTA(a, b, dma_cancelled), DELTA(a, b, dma_transfers), DELTA(a, b, dma_failed),
+		    IDMA_DELTA(a, b, dma_cancelled), IDMA_DELTA(a, b, dma_transfers), IDMA_DELTA(a, b, dma_failed),
 		    k, 9 - k);
 	for (k = can ? 1 : 6; k < 6; k++)
-		KTAP_EXPECT(bufs[k * pg] == UNTOUCHED && !memcmp(bufs + k * pg, bufs + k * pg + 1, 299),
+		KTAP_EXPECT(bufs[k * idma_pg] == IDMA_UNTOUCHED && !memcmp(bufs + k * idma_pg, bufs + k * idma_pg + 1, 299),
 			    "cancelled read %d wrote its buffer", k);
 	return KTAP_PASS;
 }
@@ -290,28 +290,28 @@ static int ring_exit_in_flight(int fd, unsigned char *bufs)
 	int r;
 
 	KTAP_EXPECT(io_uring_queue_init(8, &ring, 0) == 0, "io_uring_queue_init");
-	KTAP_EXPECT(get_stats(fd, &a) == 0, "stats");
-	KTAP_EXPECT(dma_hold(fd, 1) == 0, "DMA_HOLD: %s", strerror(errno));
+	KTAP_EXPECT(it_get_stats(fd, &a) == 0, "stats");
+	KTAP_EXPECT(idma_hold(fd, 1) == 0, "DMA_HOLD: %s", strerror(errno));
 	uring_queue_reads(&ring, 3, fd, bufs);
 	r = io_uring_submit(&ring);
 	KTAP_EXPECT(r == 3, "io_uring_submit: %d", r);
 	KTAP_EXPECT(io_uring_peek_cqe(&ring, &cqe) == -EAGAIN, "a CQE right after the submission");
 	KTAP_EXPECT(wait_held(fd, 6, &b) == 0, "the driver never held all 3 requests (%llu pieces)",
 		    (unsigned long long)b.dma_held);
-	KTAP_EXPECT(dma_hold(fd, 0) == 0, "DMA_HOLD 0: %s", strerror(errno));
+	KTAP_EXPECT(idma_hold(fd, 0) == 0, "DMA_HOLD 0: %s", strerror(errno));
 	t0 = ktap_now();
 	io_uring_queue_exit(&ring);
 	dt = ktap_now() - t0;
-	KTAP_EXPECT(wait_idle(fd, &b, EVENT_WAIT_S) == 0,
+	KTAP_EXPECT(idma_wait_idle(fd, &b, IDMA_WAIT_S) == 0,
 		    "not idle after the ring's exit: dma_held %llu",
 		    (unsigned long long)b.dma_held);
 	ktap_diag("io_uring_queue_exit with 3 requests in flight: %.3f s, idle after %.3f s", dt,
 		  ktap_now() - t0);
-	KTAP_EXPECT(DELTA(a, b, dma_transfers) == 6 && DELTA(a, b, dma_irq_completions) == 3 &&
-		    DELTA(a, b, dma_failed) == 0,
+	KTAP_EXPECT(IDMA_DELTA(a, b, dma_transfers) == 6 && IDMA_DELTA(a, b, dma_irq_completions) == 3 &&
+		    IDMA_DELTA(a, b, dma_failed) == 0,
 		    "transfers %+lld completions %+lld failed %+lld, want 6 3 0",
-		    DELTA(a, b, dma_transfers), DELTA(a, b, dma_irq_completions),
-		    DELTA(a, b, dma_failed));
+		    IDMA_DELTA(a, b, dma_transfers), IDMA_DELTA(a, b, dma_irq_completions),
+		    IDMA_DELTA(a, b, dma_failed));
 	return KTAP_PASS;
 }
 
@@ -341,10 +341,10 @@ KTAP_TEST(teardown_in_flight, 120)
 	unsigned char *bufs;
 	int fd, can, part, r;
 
-	fd = dma_begin(0, &a);
+	fd = idma_begin(0, &a);
 	KTAP_EXPECT(fd >= 0, "device");
 	can = a.dma_can_cancel;
-	bufs = arena(10);
+	bufs = idma_arena(10);
 	KTAP_EXPECT(bufs, "mmap");
 	for (part = 0; part < 2; part++) {
 		r = exit_in_flight(fd, can, part);
@@ -397,21 +397,21 @@ static int unbind_setup(struct unbind *u)
 	unsigned char *big;
 	int k;
 
-	u->fd = dma_begin(1, &u->a);
+	u->fd = idma_begin(1, &u->a);
 	KTAP_EXPECT(u->fd >= 0, "device");
 	KTAP_EXPECT(io_setup(16, &u->ctx) == 0, "io_setup");
 	KTAP_EXPECT(io_uring_queue_init(8, &u->ring, 0) == 0, "io_uring_queue_init");
-	big = arena(8);
-	u->bufs = arena(8);
+	big = idma_arena(8);
+	u->bufs = idma_arena(8);
 	KTAP_EXPECT(big && u->bufs, "mmap");
-	KTAP_EXPECT(dev_put(u->fd, 90, NULL) == 0, "fill the file");
+	KTAP_EXPECT(idma_dev_put(u->fd, 90, NULL) == 0, "fill the file");
 	u->s1 = (struct sync_reader){ .fd = u->fd, .n = 8 };
 	for (k = 0; k < 8; k++)
-		u->s1.v[k] = (struct iovec){ big + k * pg + 100, 500 };
-	u->s2 = (struct sync_reader){ .fd = u->fd, .n = 1, .v[0] = { u->bufs + 7 * pg, 200 } };
+		u->s1.v[k] = (struct iovec){ big + k * idma_pg + 100, 500 };
+	u->s2 = (struct sync_reader){ .fd = u->fd, .n = 1, .v[0] = { u->bufs + 7 * idma_pg, 200 } };
 	u->ures[0] = LONG_MIN;
 	u->ures[1] = LONG_MIN;
-	KTAP_EXPECT(get_stats(u->fd, &u->a) == 0, "stats");
+	KTAP_EXPECT(it_get_stats(u->fd, &u->a) == 0, "stats");
 	return KTAP_PASS;
 }
 
@@ -421,7 +421,7 @@ static int unbind_start_sync(struct unbind *u)
 	KTAP_EXPECT(pthread_create(&u->t1, NULL, sync_read, &u->s1) == 0, "thread");
 	KTAP_EXPECT(wait_reached(u->fd, &u->a, 1, 0, &u->m) == 0,
 		    "the 8-piece preadv never reached the device");
-	KTAP_EXPECT(dma_hold(u->fd, 1) == 0, "DMA_HOLD: %s", strerror(errno));
+	KTAP_EXPECT(idma_hold(u->fd, 1) == 0, "DMA_HOLD: %s", strerror(errno));
 	KTAP_EXPECT(pthread_create(&u->t2, NULL, sync_read, &u->s2) == 0, "thread");
 	return KTAP_PASS;
 }
@@ -444,7 +444,7 @@ static int unbind_queue_rest(struct unbind *u)
 		ret = KTAP_FAIL;
 	}
 	for (k = 0; k < 2; k++)
-		io_uring_prep_read(sqe_for(&u->ring, k), fd, u->bufs + (5 + k) * pg, 300, 0);
+		io_uring_prep_read(uring_sqe_for(&u->ring, k), fd, u->bufs + (5 + k) * idma_pg, 300, 0);
 	r = io_uring_submit(&u->ring);
 	if (r != 2) {
 		ktap_diag("io_uring_submit: %d", r);
@@ -453,18 +453,18 @@ static int unbind_queue_rest(struct unbind *u)
 	/* the io_uring ones reach the driver from io-wq (the device is busy) */
 	if (ret == KTAP_PASS && wait_reached(fd, &u->a, 2, 7, &m)) {
 		ktap_diag("not all 10 requests reached the device: synchronous %+lld, queued %+lld",
-			  DELTA(a, m, dma_sync_waits), DELTA(a, m, dma_queued));
+			  IDMA_DELTA(a, m, dma_sync_waits), IDMA_DELTA(a, m, dma_queued));
 		ret = KTAP_FAIL;
 	}
 	/* one piece each queued; the first's eight until it is done, and only it can be */
 	if (ret == KTAP_PASS &&
-	    (DELTA(a, m, dma_irq_completions) > 1 || (m.dma_held != 16 && m.dma_held != 8) ||
-	     (m.dma_held == 8 && !DELTA(a, m, dma_irq_completions)))) {
+	    (IDMA_DELTA(a, m, dma_irq_completions) > 1 || (m.dma_held != 16 && m.dma_held != 8) ||
+	     (m.dma_held == 8 && !IDMA_DELTA(a, m, dma_irq_completions)))) {
 		ktap_diag("dma_held %llu, %lld done before the unbind: want 16 (8: the first done)",
-			  (unsigned long long)m.dma_held, DELTA(a, m, dma_irq_completions));
+			  (unsigned long long)m.dma_held, IDMA_DELTA(a, m, dma_irq_completions));
 		ret = KTAP_FAIL;
 	}
-	ktap_diag("before the unbind: the first %s", DELTA(a, m, dma_irq_completions) ?
+	ktap_diag("before the unbind: the first %s", IDMA_DELTA(a, m, dma_irq_completions) ?
 		  "already done" : "on the wire");
 	return ret;
 }
@@ -472,7 +472,7 @@ static int unbind_queue_rest(struct unbind *u)
 /* After the unbind: the five events and the two CQEs. */
 static int unbind_reap(struct unbind *u)
 {
-	struct timespec ts = { .tv_sec = EVENT_WAIT_S };
+	struct timespec ts = { .tv_sec = IDMA_WAIT_S };
 	int k, r, got;
 
 	for (got = 0; got < 5; got += r) {
@@ -480,7 +480,7 @@ static int unbind_reap(struct unbind *u)
 		KTAP_EXPECT(r > 0, "io_getevents after %d of 5 events: %d", got, r);
 	}
 	for (k = 0; k < 2; k++) {
-		struct __kernel_timespec uts = { .tv_sec = EVENT_WAIT_S };
+		struct __kernel_timespec uts = { .tv_sec = IDMA_WAIT_S };
 		struct io_uring_cqe *cqe;
 
 		r = io_uring_wait_cqe_timeout(&u->ring, &cqe, &uts);
@@ -540,7 +540,7 @@ static int unbind_body(const char *bdf)
 {
 	static struct unbind u;
 	long long acq0 = -1, rel0 = -1, da, dr;
-	bool pins = read_pins(&acq0, &rel0) == 0;
+	bool pins = idma_read_pins(&acq0, &rel0) == 0;
 	int r, ret;
 	double t0, dt;
 
@@ -555,14 +555,14 @@ static int unbind_body(const char *bdf)
 	 */
 	ret = unbind_queue_rest(&u);
 	t0 = ktap_now();
-	r = write_file(DRIVER_DIR "/unbind", bdf);
+	r = it_write_file(IT_DRIVER_DIR "/unbind", bdf);
 	dt = ktap_now() - t0;
 	ktap_diag("unbind %s with 10 requests in flight: %s after %.3f s", bdf,
 		  r ? strerror(errno) : "done", dt);
 	if (r)
-		dma_hold(u.fd, 0);	/* still bound: let the queued ones run and end */
+		idma_hold(u.fd, 0);	/* still bound: let the queued ones run and end */
 	KTAP_EXPECT(r == 0, "unbind");
-	KTAP_EXPECT(dt < EVENT_WAIT_S, "unbind took %.1f s", dt);
+	KTAP_EXPECT(dt < IDMA_WAIT_S, "unbind took %.1f s", dt);
 	pthread_join(u.t1, NULL);
 	pthread_join(u.t2, NULL);
 	KTAP_EXPECT(ret == KTAP_PASS, "the requests were not all queued before the unbind");
@@ -571,9 +571,9 @@ static int unbind_body(const char *bdf)
 		r = unbind_results(&u);
 	if (r != KTAP_PASS)
 		return r;
-	close_with_rings(u.fd, u.ctx, &u.ring);
+	idma_close_with_rings(u.fd, u.ctx, &u.ring);
 	if (pins) {
-		r = pins_settle(acq0, rel0, &da, &dr, EVENT_WAIT_S);
+		r = idma_pins_settle(acq0, rel0, &da, &dr, IDMA_WAIT_S);
 		ktap_diag("FOLL_PIN across the unbind: %lld taken, %lld released", da, dr);
 		KTAP_EXPECT(r == 0, "%lld pins not released after the unbind", da - dr);
 	}
@@ -586,25 +586,25 @@ static int rebind(const char *bdf)
 	char now[64];
 	double t0 = ktap_now();
 
-	if (!is_bound(bdf) && write_file(DRIVER_DIR "/bind", bdf)) {
+	if (!it_is_bound(bdf) && it_write_file(IT_DRIVER_DIR "/bind", bdf)) {
 		ktap_diag("bind %s: %s", bdf, strerror(errno));
 		return -1;
 	}
-	while (ktap_now() - t0 < EVENT_WAIT_S) {
-		if (!dev_bdf(1, now, sizeof(now)) && !strcmp(now, bdf) &&
+	while (ktap_now() - t0 < IDMA_WAIT_S) {
+		if (!it_dev_bdf(1, now, sizeof(now)) && !strcmp(now, bdf) &&
 		    !access("/dev/" DEMO_IRQDEV_NAME "1", F_OK))
 			return 0;
 		usleep(10000);
 	}
-	ktap_diag("%s bound, but /dev/demo_irqdev1 is not it after %d s", bdf, EVENT_WAIT_S);
+	ktap_diag("%s bound, but /dev/demo_irqdev1 is not it after %d s", bdf, IDMA_WAIT_S);
 	return -1;
 }
 
 KTAP_TEST(unbind_in_flight, 120)
 {
 	struct demo_irqdev_stats s;
-	unsigned char want[DEV_SIZE], got[DEV_SIZE];
-	struct iovec v[2] = { { got, 1234 }, { got + 1234, DEV_SIZE - 1234 } };
+	unsigned char want[IDMA_DEV_SIZE], got[IDMA_DEV_SIZE];
+	struct iovec v[2] = { { got, 1234 }, { got + 1234, IDMA_DEV_SIZE - 1234 } };
 	io_context_t ctx = 0;
 	struct iocb cb;
 	char bdf[64];
@@ -612,7 +612,7 @@ KTAP_TEST(unbind_in_flight, 120)
 	pid_t pid;
 	long res;
 
-	KTAP_EXPECT(dev_bdf(1, bdf, sizeof(bdf)) == 0, "device of demo_irqdev1: %s", strerror(errno));
+	KTAP_EXPECT(it_dev_bdf(1, bdf, sizeof(bdf)) == 0, "device of demo_irqdev1: %s", strerror(errno));
 	pid = fork();
 	KTAP_EXPECT(pid >= 0, "fork: %s", strerror(errno));
 	if (pid == 0)
@@ -622,18 +622,18 @@ KTAP_TEST(unbind_in_flight, 120)
 	/* rebind whatever happened: the next programs need both devices */
 	KTAP_EXPECT(rebind(bdf) == 0, "rebind");
 	KTAP_EXPECT(body == KTAP_PASS, "requests across the unbind failed (status %#x)", st);
-	fd = dev_open(1, 0);
+	fd = it_dev_open(1, 0);
 	KTAP_EXPECT(fd >= 0, "open after rebinding: %s", strerror(errno));
-	KTAP_EXPECT(get_stats(fd, &s) == 0, "stats");
+	KTAP_EXPECT(it_get_stats(fd, &s) == 0, "stats");
 	KTAP_EXPECT(s.dma_transfers == 0 && s.dma_queued == 0 && s.dma_held == 0 && s.dma_failed == 0,
 		    "counters of a new binding: transfers %llu queued %llu held %llu failed %llu",
 		    (unsigned long long)s.dma_transfers, (unsigned long long)s.dma_queued,
 		    (unsigned long long)s.dma_held, (unsigned long long)s.dma_failed);
-	KTAP_EXPECT(dev_put(fd, 91, want) == 0, "write after rebinding");
+	KTAP_EXPECT(idma_dev_put(fd, 91, want) == 0, "write after rebinding");
 	KTAP_EXPECT(io_setup(4, &ctx) == 0, "io_setup");
 	io_prep_preadv(&cb, fd, v, 2, 0);
-	res = aio_submit_wait(ctx, &cb, EVENT_WAIT_S, NULL);
-	KTAP_EXPECT(res == DEV_SIZE && !memcmp(got, want, DEV_SIZE),
+	res = aio_submit_wait(ctx, &cb, IDMA_WAIT_S, NULL);
+	KTAP_EXPECT(res == IDMA_DEV_SIZE && !memcmp(got, want, IDMA_DEV_SIZE),
 		    "io_submit PREADV after rebinding: %ld", res);
 	io_destroy(ctx);
 	close(fd);
@@ -647,7 +647,7 @@ KTAP_TEST(unbind_in_flight, 120)
  */
 KTAP_TEST(rmmod_in_flight, 60)
 {
-	struct timespec ts = { .tv_sec = EVENT_WAIT_S };
+	struct timespec ts = { .tv_sec = IDMA_WAIT_S };
 	struct demo_irqdev_stats a, b;
 	struct iocb cb[4], *cbs[4];
 	struct io_event ev[4];
@@ -656,37 +656,37 @@ KTAP_TEST(rmmod_in_flight, 60)
 	int fd, k, r, st, got = 0;
 	double t0, dt;
 
-	fd = dma_begin(0, &a);
+	fd = idma_begin(0, &a);
 	KTAP_EXPECT(fd >= 0, "device");
-	bufs = arena(10);
+	bufs = idma_arena(10);
 	KTAP_EXPECT(bufs, "mmap");
 	KTAP_EXPECT(io_setup(4, &ctx) == 0, "io_setup");
 	prep_reads(cb, cbs, 4, fd, bufs, false);
-	KTAP_EXPECT(dma_hold(fd, 1) == 0, "DMA_HOLD: %s", strerror(errno));
+	KTAP_EXPECT(idma_hold(fd, 1) == 0, "DMA_HOLD: %s", strerror(errno));
 	r = io_submit(ctx, 4, cbs);
 	KTAP_EXPECT(r == 4, "io_submit: %d", r);
 	t0 = ktap_now();
 	st = system("rmmod demo_irqdev 2>/dev/null");
 	dt = ktap_now() - t0;
-	KTAP_EXPECT(dma_hold(fd, 0) == 0, "DMA_HOLD 0: %s", strerror(errno));
+	KTAP_EXPECT(idma_hold(fd, 0) == 0, "DMA_HOLD 0: %s", strerror(errno));
 	KTAP_EXPECT(WIFEXITED(st) && WEXITSTATUS(st) != 0 && module_loaded("demo_irqdev"),
 		    "rmmod with 4 requests in flight succeeded (status %#x)", st);
 	ktap_diag("rmmod with 4 requests in flight refused in %.3f s", dt);
 	/* Refused, not waiting for the held requests: that wait would never end. */
-	KTAP_EXPECT(dt < EVENT_WAIT_S, "rmmod took %.1f s to be refused", dt);
+	KTAP_EXPECT(dt < IDMA_WAIT_S, "rmmod took %.1f s to be refused", dt);
 	while (got < 4) {
 		r = io_getevents(ctx, 1, 4 - got, ev, &ts);
-		KTAP_EXPECT(r > 0, "%d of 4 events within %d s", got, EVENT_WAIT_S);
+		KTAP_EXPECT(r > 0, "%d of 4 events within %d s", got, IDMA_WAIT_S);
 		for (k = 0; k < r; k++)
 			KTAP_EXPECT((long)ev[k].res == 300, "res %ld, want 300", (long)ev[k].res);
 		got += r;
 	}
-	KTAP_EXPECT(wait_idle(fd, &b, EVENT_WAIT_S) == 0, "not idle: dma_held %llu",
+	KTAP_EXPECT(idma_wait_idle(fd, &b, IDMA_WAIT_S) == 0, "not idle: dma_held %llu",
 		    (unsigned long long)b.dma_held);
-	KTAP_EXPECT(DELTA(a, b, dma_queued) == 4 && DELTA(a, b, dma_failed) == 0 &&
-		    DELTA(a, b, dma_irq_completions) == 4,
+	KTAP_EXPECT(IDMA_DELTA(a, b, dma_queued) == 4 && IDMA_DELTA(a, b, dma_failed) == 0 &&
+		    IDMA_DELTA(a, b, dma_irq_completions) == 4,
 		    "queued %+lld failed %+lld completions %+lld, want 4 0 4",
-		    DELTA(a, b, dma_queued), DELTA(a, b, dma_failed), DELTA(a, b, dma_irq_completions));
+		    IDMA_DELTA(a, b, dma_queued), IDMA_DELTA(a, b, dma_failed), IDMA_DELTA(a, b, dma_irq_completions));
 	io_destroy(ctx);
 	close(fd);
 	return KTAP_PASS;
@@ -694,5 +694,5 @@ KTAP_TEST(rmmod_in_flight, 60)
 
 int main(void)
 {
-	return irqdev_dma_main("irqdev_dma_teardown");
+	return idma_main("irqdev_dma_teardown");
 }

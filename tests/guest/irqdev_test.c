@@ -62,10 +62,10 @@ KTAP_TEST(handler_prototypes, 30)
 	/* Handler arguments: the matrix's nmi_handler fact (qemu/matrix.toml). */
 	unsigned int nmi_expect = no_nmi() ? 0 : ktap_fact_is("nmi_handler", "noregs") ? 1 : 2;
 	struct demo_irqdev_nmi_cpu nc = { .cpu = 0 };
-	int fd = dev_open(0, 0);
+	int fd = it_dev_open(0, 0);
 
 	KTAP_EXPECT(fd >= 0, "open: %s", strerror(errno));
-	KTAP_EXPECT(get_stats(fd, &s) == 0, "stats");
+	KTAP_EXPECT(it_get_stats(fd, &s) == 0, "stats");
 	ktap_diag("IRQ handler: %u arguments; NMI handler: %u arguments (%s)",
 		  s.irq_handler_args, s.nmi_handler_args,
 		  s.nmi_handler_args == 2 ? "regs passed" : "regs via get_irq_regs()");
@@ -88,12 +88,12 @@ static int fire_exact(unsigned int n)
 {
 	struct demo_irqdev_stats a, b;
 	unsigned int done = 0;
-	int fd = dev_open(0, 0);
+	int fd = it_dev_open(0, 0);
 
 	KTAP_EXPECT(fd >= 0, "open /dev/demo_irqdev0: %s", strerror(errno));
-	KTAP_EXPECT(get_stats(fd, &a) == 0, "stats: %s", strerror(errno));
-	KTAP_EXPECT(irqdev_fire(fd, n, 0, &done) == 0, "fire %u: %s", n, strerror(errno));
-	KTAP_EXPECT(get_stats(fd, &b) == 0, "stats: %s", strerror(errno));
+	KTAP_EXPECT(it_get_stats(fd, &a) == 0, "stats: %s", strerror(errno));
+	KTAP_EXPECT(it_fire(fd, n, 0, &done) == 0, "fire %u: %s", n, strerror(errno));
+	KTAP_EXPECT(it_get_stats(fd, &b) == 0, "stats: %s", strerror(errno));
 	KTAP_EXPECT(done == n, "done %u of %u", done, n);
 	KTAP_EXPECT(b.raise_irqs - a.raise_irqs == n, "raise_irqs moved by %llu, fired %u",
 		    (unsigned long long)(b.raise_irqs - a.raise_irqs), n);
@@ -117,20 +117,20 @@ KTAP_TEST(irq_factorial, 30)
 	};
 	struct demo_irqdev_stats a, b;
 	size_t i;
-	int fd = dev_open(0, 0);
+	int fd = it_dev_open(0, 0);
 
 	KTAP_EXPECT(fd >= 0, "open: %s", strerror(errno));
-	KTAP_EXPECT(get_stats(fd, &a) == 0, "stats");
+	KTAP_EXPECT(it_get_stats(fd, &a) == 0, "stats");
 	for (i = 0; i < KTAP_ARRAY_SIZE(cases); i++) {
 		struct demo_irqdev_factorial fa = { .n = cases[i].n,
-						    .timeout_ms = IRQDEV_WAIT_MS };
+						    .timeout_ms = IT_WAIT_MS };
 
 		KTAP_EXPECT(ioctl(fd, DEMO_IRQDEV_IOC_FACTORIAL, &fa) == 0,
 			    "factorial(%u): %s", cases[i].n, strerror(errno));
 		KTAP_EXPECT(fa.result == cases[i].expect, "%u! = %u, expected %u",
 			    cases[i].n, fa.result, cases[i].expect);
 	}
-	KTAP_EXPECT(get_stats(fd, &b) == 0, "stats");
+	KTAP_EXPECT(it_get_stats(fd, &b) == 0, "stats");
 	KTAP_EXPECT(b.fact_irqs - a.fact_irqs == KTAP_ARRAY_SIZE(cases),
 		    "fact_irqs moved by %llu", (unsigned long long)(b.fact_irqs - a.fact_irqs));
 	close(fd);
@@ -141,12 +141,12 @@ KTAP_TEST(irq_factorial, 30)
 KTAP_TEST(irq_regs_kernel_mode, 30)
 {
 	struct demo_irqdev_stats a, b;
-	int fd = dev_open(0, 0);
+	int fd = it_dev_open(0, 0);
 
 	KTAP_EXPECT(fd >= 0, "open: %s", strerror(errno));
-	KTAP_EXPECT(get_stats(fd, &a) == 0, "stats");
-	KTAP_EXPECT(irqdev_fire(fd, 200, 0, NULL) == 0, "fire: %s", strerror(errno));
-	KTAP_EXPECT(get_stats(fd, &b) == 0, "stats");
+	KTAP_EXPECT(it_get_stats(fd, &a) == 0, "stats");
+	KTAP_EXPECT(it_fire(fd, 200, 0, NULL) == 0, "fire: %s", strerror(errno));
+	KTAP_EXPECT(it_get_stats(fd, &b) == 0, "stats");
 	KTAP_EXPECT(b.regs_null == a.regs_null, "irq_compat_regs() was NULL %llu times",
 		    (unsigned long long)(b.regs_null - a.regs_null));
 	/*
@@ -177,14 +177,14 @@ KTAP_TEST(nmi_self, 60)
 {
 	struct demo_irqdev_fire f = { .count = 100 };
 	struct demo_irqdev_stats a, b;
-	int fd = dev_open(0, 0);
+	int fd = it_dev_open(0, 0);
 
 	SKIP_WITHOUT_NMI();
 
 	KTAP_EXPECT(fd >= 0, "open: %s", strerror(errno));
-	KTAP_EXPECT(get_stats(fd, &a) == 0, "stats");
+	KTAP_EXPECT(it_get_stats(fd, &a) == 0, "stats");
 	KTAP_EXPECT(ioctl(fd, DEMO_IRQDEV_IOC_FIRE_NMI, &f) == 0, "fire NMI: %s", strerror(errno));
-	KTAP_EXPECT(get_stats(fd, &b) == 0, "stats");
+	KTAP_EXPECT(it_get_stats(fd, &b) == 0, "stats");
 	KTAP_EXPECT(f.done == 100, "NMIs done %u", f.done);
 	KTAP_EXPECT(b.nmi_handled - a.nmi_handled == 100, "NMIs handled %llu",
 		    (unsigned long long)(b.nmi_handled - a.nmi_handled));
@@ -197,15 +197,15 @@ KTAP_TEST(nmi_nested_in_irq, 60)
 {
 	struct demo_irqdev_stats a, b;
 	unsigned int done = 0;
-	int fd = dev_open(0, 0);
+	int fd = it_dev_open(0, 0);
 
 	SKIP_WITHOUT_NMI();
 
 	KTAP_EXPECT(fd >= 0, "open: %s", strerror(errno));
-	KTAP_EXPECT(get_stats(fd, &a) == 0, "stats");
-	KTAP_EXPECT(irqdev_fire(fd, 200, DEMO_IRQDEV_FIRE_NESTED_NMI, &done) == 0,
+	KTAP_EXPECT(it_get_stats(fd, &a) == 0, "stats");
+	KTAP_EXPECT(it_fire(fd, 200, DEMO_IRQDEV_FIRE_NESTED_NMI, &done) == 0,
 		    "fire nested: %s", strerror(errno));
-	KTAP_EXPECT(get_stats(fd, &b) == 0, "stats");
+	KTAP_EXPECT(it_get_stats(fd, &b) == 0, "stats");
 	KTAP_EXPECT(done == 200, "done %u", done);
 	KTAP_EXPECT(b.nested_nmi_bad == a.nested_nmi_bad,
 		    "an NMI inside the IRQ handler changed its registers pointer %llu times",
@@ -219,13 +219,13 @@ KTAP_TEST(nmi_nested_in_irq, 60)
 KTAP_TEST(two_devices, 60)
 {
 	struct demo_irqdev_stats a0, a1, b0, b1;
-	int fd0 = dev_open(0, 0), fd1 = dev_open(1, 0);
+	int fd0 = it_dev_open(0, 0), fd1 = it_dev_open(1, 0);
 
 	KTAP_EXPECT(fd0 >= 0 && fd1 >= 0, "need two edu devices: %s", strerror(errno));
-	KTAP_EXPECT(get_stats(fd0, &a0) == 0 && get_stats(fd1, &a1) == 0, "stats");
-	KTAP_EXPECT(irqdev_fire(fd0, 300, 0, NULL) == 0, "fire dev0");
-	KTAP_EXPECT(irqdev_fire(fd1, 100, 0, NULL) == 0, "fire dev1");
-	KTAP_EXPECT(get_stats(fd0, &b0) == 0 && get_stats(fd1, &b1) == 0, "stats");
+	KTAP_EXPECT(it_get_stats(fd0, &a0) == 0 && it_get_stats(fd1, &a1) == 0, "stats");
+	KTAP_EXPECT(it_fire(fd0, 300, 0, NULL) == 0, "fire dev0");
+	KTAP_EXPECT(it_fire(fd1, 100, 0, NULL) == 0, "fire dev1");
+	KTAP_EXPECT(it_get_stats(fd0, &b0) == 0 && it_get_stats(fd1, &b1) == 0, "stats");
 	KTAP_EXPECT(b0.raise_irqs - a0.raise_irqs == 300, "dev0 raised %llu",
 		    (unsigned long long)(b0.raise_irqs - a0.raise_irqs));
 	KTAP_EXPECT(b1.raise_irqs - a1.raise_irqs == 100, "dev1 raised %llu",
@@ -267,13 +267,13 @@ static int forced_thread_checks(int fd)
 
 	for (i = 0; i < sizeof(out); i++)
 		out[i] = (unsigned char)(i * 7 + 3);
-	KTAP_EXPECT(get_stats(fd, &a) == 0, "stats");
+	KTAP_EXPECT(it_get_stats(fd, &a) == 0, "stats");
 	KTAP_EXPECT(a.irq_no_thread == 0, "no_thread=0 still asked for IRQF_NO_THREAD");
-	KTAP_EXPECT(irqdev_fire(fd, 200, 0, NULL) == 0, "fire: %s", strerror(errno));
+	KTAP_EXPECT(it_fire(fd, 200, 0, NULL) == 0, "fire: %s", strerror(errno));
 	KTAP_EXPECT(pwrite(fd, out, sizeof(out), 100) == sizeof(out), "pwrite: %s", strerror(errno));
 	KTAP_EXPECT(pread(fd, in, sizeof(in), 100) == sizeof(in), "pread: %s", strerror(errno));
 	KTAP_EXPECT(!memcmp(in, out, sizeof(in)), "read back differs");
-	KTAP_EXPECT(get_stats(fd, &b) == 0, "stats");
+	KTAP_EXPECT(it_get_stats(fd, &b) == 0, "stats");
 	calls = b.irq_handled - a.irq_handled;
 	ktap_diag("irq_threads=%s: %llu handler calls, %llu in a thread, regs NULL %llu, kernel %llu",
 		  ktap_fact("irq_threads"), calls,
@@ -303,7 +303,7 @@ KTAP_TEST(irq_forced_thread, 60)
 	int fd, ret;
 
 	KTAP_EXPECT(reload("no_thread=0") == 0, "reload with no_thread=0");
-	fd = dev_open(0, 0);
+	fd = it_dev_open(0, 0);
 	KTAP_EXPECT(fd >= 0, "open: %s", strerror(errno));
 	ret = forced_thread_checks(fd);
 	close(fd);
@@ -322,13 +322,13 @@ KTAP_TEST(intx_shared_line, 120)
 	int fd0, fd1, ret = KTAP_PASS;
 
 	KTAP_EXPECT(reload("force_intx=1") == 0, "reload with force_intx=1");
-	fd0 = dev_open(0, 0);
-	fd1 = dev_open(1, 0);
+	fd0 = it_dev_open(0, 0);
+	fd1 = it_dev_open(1, 0);
 	KTAP_EXPECT(fd0 >= 0 && fd1 >= 0, "open: %s", strerror(errno));
-	KTAP_EXPECT(get_stats(fd0, &a0) == 0 && get_stats(fd1, &a1) == 0, "stats");
+	KTAP_EXPECT(it_get_stats(fd0, &a0) == 0 && it_get_stats(fd1, &a1) == 0, "stats");
 	KTAP_EXPECT(a0.irq_mode == DEMO_IRQDEV_MODE_INTX, "mode %u", a0.irq_mode);
-	KTAP_EXPECT(irqdev_fire(fd0, 1000, 0, NULL) == 0, "fire: %s", strerror(errno));
-	KTAP_EXPECT(get_stats(fd0, &b0) == 0 && get_stats(fd1, &b1) == 0, "stats");
+	KTAP_EXPECT(it_fire(fd0, 1000, 0, NULL) == 0, "fire: %s", strerror(errno));
+	KTAP_EXPECT(it_get_stats(fd0, &b0) == 0 && it_get_stats(fd1, &b1) == 0, "stats");
 	KTAP_EXPECT(b0.raise_irqs - a0.raise_irqs == 1000, "dev0 raised %llu",
 		    (unsigned long long)(b0.raise_irqs - a0.raise_irqs));
 	KTAP_EXPECT(b1.irq_handled == a1.irq_handled, "dev1 claimed dev0's interrupts");
@@ -417,10 +417,10 @@ static int unclaimed_body(const char *bdf, int fd, unsigned int irq)
 	/* Far from the end of the kernel's 100000-interrupt window. */
 	KTAP_EXPECT(read_spurious(irq, &s0) == 0, "read /proc/irq/%u/spurious", irq);
 	if (s0.count > 90000) {
-		KTAP_EXPECT(irqdev_fire(fd, 12000, 0, NULL) == 0, "roll the window");
+		KTAP_EXPECT(it_fire(fd, 12000, 0, NULL) == 0, "roll the window");
 		KTAP_EXPECT(read_spurious(irq, &s0) == 0, "spurious");
 	}
-	KTAP_EXPECT(get_stats(fd, &a) == 0, "stats");
+	KTAP_EXPECT(it_get_stats(fd, &a) == 0, "stats");
 	/*
 	 * Until the kernel records the interrupt, however long a loaded host
 	 * takes to run CPU 0; no sleep between looks: the line storms until
@@ -436,7 +436,7 @@ static int unclaimed_body(const char *bdf, int fd, unsigned int irq)
 	regs[EDU_REG_IRQ_ACK / 4] = EDU_IRQ_SOFT;
 	munmap((void *)regs, 4096);
 	KTAP_EXPECT(rd == 0, "read /proc/irq/%u/spurious", irq);
-	KTAP_EXPECT(get_stats(fd, &b) == 0, "stats");
+	KTAP_EXPECT(it_get_stats(fd, &b) == 0, "stats");
 	ktap_diag("irq %u: count %lu -> %lu, unhandled %lu -> %lu, bound device IRQ_NONE +%llu",
 		  irq, s0.count, s1.count, s0.unhandled, s1.unhandled,
 		  (unsigned long long)(b.irq_none - a.irq_none));
@@ -456,15 +456,15 @@ KTAP_TEST(intx_unclaimed_reported, 120)
 	FILE *f;
 
 	KTAP_EXPECT(reload("force_intx=1") == 0, "reload with force_intx=1");
-	KTAP_EXPECT(bound_devices(bdf, 4) == 2, "two edu devices bound");
-	fd0 = dev_open(0, 0);
-	fd1 = dev_open(1, 0);
+	KTAP_EXPECT(it_bound_devices(bdf, 4) == 2, "two edu devices bound");
+	fd0 = it_dev_open(0, 0);
+	fd1 = it_dev_open(1, 0);
 	KTAP_EXPECT(fd0 >= 0 && fd1 >= 0, "open: %s", strerror(errno));
 	/* Unbind the second; whichever fd still answers is the bound one. */
-	KTAP_EXPECT(write_file(DRIVER_DIR "/unbind", bdf[1]) == 0, "unbind %s", bdf[1]);
-	fd = get_stats(fd0, &st) == 0 ? fd0 : fd1;
+	KTAP_EXPECT(it_write_file(IT_DRIVER_DIR "/unbind", bdf[1]) == 0, "unbind %s", bdf[1]);
+	fd = it_get_stats(fd0, &st) == 0 ? fd0 : fd1;
 	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/enable", bdf[1]);
-	if (get_stats(fd, &st) || write_file(path, "1")) {
+	if (it_get_stats(fd, &st) || it_write_file(path, "1")) {
 		ktap_diag("stats or enable %s: %s", bdf[1], strerror(errno));
 		ret = KTAP_FAIL;
 	} else {
@@ -478,18 +478,18 @@ KTAP_TEST(intx_unclaimed_reported, 120)
 		sched_getaffinity(0, sizeof(all), &all);
 		CPU_ZERO(&cpus);
 		CPU_SET(1, &cpus);
-		if (aff[0] && write_file(aff_path, "0") == 0 &&
+		if (aff[0] && it_write_file(aff_path, "0") == 0 &&
 		    sched_setaffinity(0, sizeof(cpus), &cpus))
 			ktap_diag("cannot pin to CPU 1: %s", strerror(errno));
 		ret = unclaimed_body(bdf[1], fd, st.irq);
-		write_file(path, "0");
+		it_write_file(path, "0");
 		if (aff[0])
-			write_file(aff_path, aff);
+			it_write_file(aff_path, aff);
 		sched_setaffinity(0, sizeof(all), &all);
 	}
 	close(fd0);
 	close(fd1);
-	KTAP_EXPECT(write_file(DRIVER_DIR "/bind", bdf[1]) == 0, "bind %s again", bdf[1]);
+	KTAP_EXPECT(it_write_file(IT_DRIVER_DIR "/bind", bdf[1]) == 0, "bind %s again", bdf[1]);
 	KTAP_EXPECT(reload("") == 0, "reload with MSI");
 	return ret;
 }
@@ -521,25 +521,25 @@ static int numbers_reused(int n, int round)
 KTAP_TEST(unbind_bind_rounds, 180)
 {
 	char bdf[4][16];
-	int i, k, n = bound_devices(bdf, 4);
+	int i, k, n = it_bound_devices(bdf, 4);
 
 	KTAP_EXPECT(n >= 1, "no bound device");
 	for (i = 0; i < REBIND_ROUNDS; i++) {
 		for (k = 0; k < n; k++)
-			KTAP_EXPECT(write_file(DRIVER_DIR "/unbind", bdf[k]) == 0,
+			KTAP_EXPECT(it_write_file(IT_DRIVER_DIR "/unbind", bdf[k]) == 0,
 				    "unbind %s (round %d): %s", bdf[k], i, strerror(errno));
 		for (k = 0; k < n; k++)
-			KTAP_EXPECT(write_file(DRIVER_DIR "/bind", bdf[k]) == 0,
+			KTAP_EXPECT(it_write_file(IT_DRIVER_DIR "/bind", bdf[k]) == 0,
 				    "bind %s (round %d): %s", bdf[k], i, strerror(errno));
 		if (numbers_reused(n, i) != KTAP_PASS)
 			return KTAP_FAIL;
 	}
-	KTAP_EXPECT(bound_devices(bdf, 4) == n, "devices lost after %d rounds", REBIND_ROUNDS);
+	KTAP_EXPECT(it_bound_devices(bdf, 4) == n, "devices lost after %d rounds", REBIND_ROUNDS);
 	for (k = 0; k < n; k++) {
-		int fd = dev_open(k, 0);
+		int fd = it_dev_open(k, 0);
 
 		KTAP_EXPECT(fd >= 0, "open dev%d after rebinding: %s", k, strerror(errno));
-		KTAP_EXPECT(irqdev_fire(fd, 10, 0, NULL) == 0, "fire after rebinding");
+		KTAP_EXPECT(it_fire(fd, 10, 0, NULL) == 0, "fire after rebinding");
 		close(fd);
 	}
 	return KTAP_PASS;
@@ -573,11 +573,11 @@ static pid_t start_firing(int *fdp, unsigned int *irq)
 {
 	struct demo_irqdev_stats st;
 	pid_t pid;
-	int fd = dev_open(0, 0);
+	int fd = it_dev_open(0, 0);
 
 	if (fd < 0)
 		return -1;
-	if (get_stats(fd, &st)) {
+	if (it_get_stats(fd, &st)) {
 		close(fd);
 		return -1;
 	}
@@ -585,11 +585,11 @@ static pid_t start_firing(int *fdp, unsigned int *irq)
 	pid = fork();
 	if (pid == 0) {
 		unsigned int done = 0;
-		int ret = irqdev_fire(fd, DEMO_IRQDEV_MAX_FIRE, 0, &done);
+		int ret = it_fire(fd, DEMO_IRQDEV_MAX_FIRE, 0, &done);
 
 		/* After unbind, the fd must answer ENODEV, not crash or hang. */
 		if (ret == 0 || errno == ENODEV || errno == EINTR) {
-			ret = irqdev_fire(fd, 1, 0, NULL);
+			ret = it_fire(fd, 1, 0, NULL);
 			_exit(ret < 0 && errno == ENODEV ? 0 : 2);
 		}
 		_exit(1);
@@ -629,16 +629,16 @@ KTAP_TEST(unbind_while_firing, 60)
 	unsigned int irq;
 	pid_t pid;
 
-	KTAP_EXPECT(bound_devices(bdf, 4) >= 1, "no device");
+	KTAP_EXPECT(it_bound_devices(bdf, 4) >= 1, "no device");
 	pid = start_firing(&fd, &irq);
 	KTAP_EXPECT(pid > 0, "fork/open: %s", strerror(errno));
 	close(fd);
 	firing = wait_firing(pid, irq);
-	KTAP_EXPECT(write_file(DRIVER_DIR "/unbind", bdf[0]) == 0, "unbind: %s", strerror(errno));
+	KTAP_EXPECT(it_write_file(IT_DRIVER_DIR "/unbind", bdf[0]) == 0, "unbind: %s", strerror(errno));
 	KTAP_EXPECT(waitpid(pid, &st, 0) == pid, "wait");
 	KTAP_EXPECT(WIFEXITED(st) && WEXITSTATUS(st) == 0,
 		    "the firing process saw something other than partial progress + ENODEV (%d)", st);
-	KTAP_EXPECT(write_file(DRIVER_DIR "/bind", bdf[0]) == 0, "rebind: %s", strerror(errno));
+	KTAP_EXPECT(it_write_file(IT_DRIVER_DIR "/bind", bdf[0]) == 0, "rebind: %s", strerror(errno));
 	KTAP_EXPECT(firing == 0, "the unbind did not come while the child fired");
 	return fire_exact(10);
 }
@@ -717,7 +717,7 @@ static pid_t start_waiting(unsigned long cmd)
 					      .timeout_ms = DEMO_IRQDEV_MAX_TIMEOUT_MS };
 		struct demo_irqdev_factorial fa = { .n = 5,
 						    .timeout_ms = DEMO_IRQDEV_MAX_TIMEOUT_MS };
-		int fd = dev_open(0, 0), ret;
+		int fd = it_dev_open(0, 0), ret;
 
 		if (fd < 0)
 			_exit(3);
@@ -744,7 +744,7 @@ static int unbind_waiters(unsigned long first, unsigned long second)
 	double t0, t1, took, since;
 	int i, st, ret = KTAP_PASS;
 
-	KTAP_EXPECT(dev_bdf(0, bdf, sizeof(bdf)) == 0, "device of demo_irqdev0: %s",
+	KTAP_EXPECT(it_dev_bdf(0, bdf, sizeof(bdf)) == 0, "device of demo_irqdev0: %s",
 		    strerror(errno));
 	KTAP_EXPECT(config_rw16(bdf, PCI_COMMAND_OFF, &cmd, 0) == 0, "read command: %s",
 		    strerror(errno));
@@ -760,7 +760,7 @@ static int unbind_waiters(unsigned long first, unsigned long second)
 	if (ktap_wait_syscall(pids[1], SYS_ioctl))
 		ret = KTAP_FAIL;
 	t1 = ktap_now();
-	if (write_file(DRIVER_DIR "/unbind", bdf)) {
+	if (it_write_file(IT_DRIVER_DIR "/unbind", bdf)) {
 		ktap_diag("unbind %s: %s", bdf, strerror(errno));
 		ret = KTAP_FAIL;
 	}
@@ -787,7 +787,7 @@ static int unbind_waiters(unsigned long first, unsigned long second)
 		ret = KTAP_FAIL;
 	}
 	config_rw16(bdf, PCI_COMMAND_OFF, &cmd, 1);
-	KTAP_EXPECT(write_file(DRIVER_DIR "/bind", bdf) == 0, "rebind: %s", strerror(errno));
+	KTAP_EXPECT(it_write_file(IT_DRIVER_DIR "/bind", bdf) == 0, "rebind: %s", strerror(errno));
 	return ret;
 }
 
@@ -824,19 +824,19 @@ KTAP_TEST(stats_last_ip_unprivileged, 30)
 	int fd_priv, fd, r;
 
 	ktap_diag("kptr_restrict %ld", read_long("/proc/sys/kernel/kptr_restrict"));
-	fd_priv = dev_open(0, 0);
+	fd_priv = it_dev_open(0, 0);
 	KTAP_EXPECT(fd_priv >= 0, "open: %s", strerror(errno));
-	KTAP_EXPECT(irqdev_fire(fd_priv, 10, 0, NULL) == 0, "fire: %s", strerror(errno));
-	KTAP_EXPECT(drop_capability(CAP_SYSLOG) == 0, "capset: %s", strerror(errno));
-	fd = dev_open(0, 0);
+	KTAP_EXPECT(it_fire(fd_priv, 10, 0, NULL) == 0, "fire: %s", strerror(errno));
+	KTAP_EXPECT(it_drop_capability(CAP_SYSLOG) == 0, "capset: %s", strerror(errno));
+	fd = it_dev_open(0, 0);
 	KTAP_EXPECT(fd >= 0, "open without CAP_SYSLOG: %s", strerror(errno));
-	KTAP_EXPECT(get_stats(fd, &s) == 0, "stats: %s", strerror(errno));
+	KTAP_EXPECT(it_get_stats(fd, &s) == 0, "stats: %s", strerror(errno));
 	ktap_diag("without CAP_SYSLOG: last_ip %#llx, last_ip_sym \"%s\"",
 		  (unsigned long long)s.last_ip, s.last_ip_sym);
 	KTAP_EXPECT(s.last_ip == 0, "a raw kernel address reached an unprivileged opener");
 	KTAP_EXPECT(strncmp(s.last_ip_sym, "0x", 2) && strchr(s.last_ip_sym, '+'),
 		    "last_ip_sym \"%s\" is not symbol+offset", s.last_ip_sym);
-	KTAP_EXPECT(get_stats(fd_priv, &s) == 0, "stats: %s", strerror(errno));
+	KTAP_EXPECT(it_get_stats(fd_priv, &s) == 0, "stats: %s", strerror(errno));
 	KTAP_EXPECT(s.last_ip != 0, "the file opened with CAP_SYSLOG lost the address");
 	if (no_nmi()) {
 		r = nmi_on_cpu(fd, 1, &nc);
@@ -846,7 +846,7 @@ KTAP_TEST(stats_last_ip_unprivileged, 30)
 		return KTAP_PASS;
 	}
 	/* NMI_CPU raises it on another CPU than the caller's. */
-	KTAP_EXPECT(pin_to(0) == 0, "pin to CPU 0: %s", strerror(errno));
+	KTAP_EXPECT(it_pin_to(0) == 0, "pin to CPU 0: %s", strerror(errno));
 	r = nmi_on_cpu(fd, 1, &nc);
 	KTAP_EXPECT(r == 0, "NMI_CPU without CAP_SYSLOG: %s", strerror(-r));
 	KTAP_EXPECT(nc.ip == 0, "NMI_CPU gave an unprivileged opener %#llx",
@@ -868,20 +868,20 @@ KTAP_TEST(nmi_cpu_offline_refused, 60)
 {
 	const char *online = "/sys/devices/system/cpu/cpu1/online";
 	struct demo_irqdev_nmi_cpu nc;
-	int fd = dev_open(0, 0), r, back;
+	int fd = it_dev_open(0, 0), r, back;
 
 	SKIP_WITHOUT_NMI();
 
 	KTAP_EXPECT(fd >= 0, "open: %s", strerror(errno));
 	r = nmi_on_cpu(fd, UINT32_MAX, &nc);
 	KTAP_EXPECT(r == -EINVAL, "NMI_CPU on CPU %u: %s", UINT32_MAX, strerror(-r));
-	if (write_file(online, "0")) {
+	if (it_write_file(online, "0")) {
 		ktap_diag("%s: %s: CPU 1 cannot go offline here", online, strerror(errno));
 		close(fd);
 		return KTAP_SKIP;
 	}
 	r = nmi_on_cpu(fd, 1, &nc);
-	back = write_file(online, "1");
+	back = it_write_file(online, "1");
 	KTAP_EXPECT(back == 0, "CPU 1 back online: %s", strerror(errno));
 	KTAP_EXPECT(r == -EINVAL, "NMI_CPU on offline CPU 1: %s", r ? strerror(-r) : "taken");
 	close(fd);
@@ -900,16 +900,16 @@ KTAP_TEST(nmi_unrelated_not_claimed, 30)
 	struct demo_irqdev_fire f = { .count = 100 };
 	struct demo_irqdev_stats a, b;
 	struct demo_irqdev_nmi_cpu nc;
-	int fd = dev_open(0, 0), r;
+	int fd = it_dev_open(0, 0), r;
 
 	SKIP_WITHOUT_NMI();
 
 	KTAP_EXPECT(fd >= 0, "open: %s", strerror(errno));
 	KTAP_EXPECT(ioctl(fd, DEMO_IRQDEV_IOC_FIRE_NMI, &f) == 0 && f.done == 100,
 		    "fire NMI: %s", strerror(errno));
-	KTAP_EXPECT(pin_to(0) == 0, "pin to CPU 0: %s", strerror(errno));
-	KTAP_EXPECT(get_stats(fd, &a) == 0, "stats");
-	KTAP_EXPECT(write_file("/proc/sysrq-trigger", "l") == 0, "sysrq l: %s", strerror(errno));
+	KTAP_EXPECT(it_pin_to(0) == 0, "pin to CPU 0: %s", strerror(errno));
+	KTAP_EXPECT(it_get_stats(fd, &a) == 0, "stats");
+	KTAP_EXPECT(it_write_file("/proc/sysrq-trigger", "l") == 0, "sysrq l: %s", strerror(errno));
 	/*
 	 * The write returns once CPU 1's backtrace handler ran, maybe before
 	 * ours did. An NMI of our own to CPU 1 is held until that one has
@@ -919,7 +919,7 @@ KTAP_TEST(nmi_unrelated_not_claimed, 30)
 	 */
 	r = nmi_on_cpu(fd, 1, &nc);
 	KTAP_EXPECT(r == 0, "NMI to CPU 1 after the backtrace: %s", strerror(-r));
-	KTAP_EXPECT(get_stats(fd, &b) == 0, "stats");
+	KTAP_EXPECT(it_get_stats(fd, &b) == 0, "stats");
 	KTAP_EXPECT(b.nmi_handled - a.nmi_handled == 1,
 		    "demo_irqdev claimed %llu NMIs, want 1: the one it raised",
 		    (unsigned long long)(b.nmi_handled - a.nmi_handled));
@@ -930,7 +930,7 @@ KTAP_TEST(nmi_unrelated_not_claimed, 30)
 /*
  * Where an NMI lands, as the handler sees it (irq_compat_regs(): the regs
  * argument on stock kernels, get_irq_regs() on patched-6.1): on CPU 1
- * spinning in user space (spinner_start()), the NMI must report user mode
+ * spinning in user space (it_spinner_start()), the NMI must report user mode
  * at exactly the spinner's loop; on CPU 1 idle, kernel mode at a kernel
  * address.
  */
@@ -939,18 +939,18 @@ KTAP_TEST(nmi_unrelated_not_claimed, 30)
 KTAP_TEST(nmi_interrupted_context, 30)
 {
 	struct demo_irqdev_nmi_cpu nc;
-	struct spinner sp;
+	struct it_spinner sp;
 	int fd, r = 0, tries;
 	uintptr_t loop;
 
 	SKIP_WITHOUT_NMI();
 
-	fd = dev_open(0, 0);
+	fd = it_dev_open(0, 0);
 	KTAP_EXPECT(fd >= 0, "open: %s", strerror(errno));
-	KTAP_EXPECT(pin_to(0) == 0, "pin to CPU 0: %s", strerror(errno));
-	if (spinner_start(&sp, 1))
+	KTAP_EXPECT(it_pin_to(0) == 0, "pin to CPU 0: %s", strerror(errno));
+	if (it_spinner_start(&sp, 1))
 		return KTAP_FAIL;
-	loop = spinner_loop(&sp);
+	loop = it_spinner_loop(&sp);
 	/*
 	 * The spinner is not in user mode every moment: a tick, or the
 	 * host descheduling the vCPU under TCG, puts CPU 1 in the kernel for
@@ -967,7 +967,7 @@ KTAP_TEST(nmi_interrupted_context, 30)
 			  (unsigned long long)nc.ip);
 		usleep(50000);
 	}
-	spinner_stop(&sp);
+	it_spinner_stop(&sp);
 	KTAP_EXPECT(r == 0, "NMI to CPU 1: %s", strerror(-r));
 	ktap_diag("NMI on CPU 1 spinning at %#lx: flags %#x, ip %#llx (sample %d)",
 		  (unsigned long)loop, nc.flags, (unsigned long long)nc.ip, tries + 1);
@@ -1050,7 +1050,7 @@ out:
 KTAP_TEST(bad_input, 30)
 {
 	struct demo_irqdev_fire f = { .count = DEMO_IRQDEV_MAX_FIRE + 1 };
-	int fd = dev_open(0, 0);
+	int fd = it_dev_open(0, 0);
 
 	KTAP_EXPECT(fd >= 0, "open: %s", strerror(errno));
 	KTAP_EXPECT(ioctl(fd, DEMO_IRQDEV_IOC_FIRE, &f) < 0 && errno == EINVAL, "huge count");
@@ -1159,23 +1159,23 @@ static int klog_has(const char *what)
 KTAP_TEST(probe_refuses_other_device, 30)
 {
 	char bdf[4][16], other[16], said[64];
-	int n = bound_devices(bdf, 4), fd, added, refused;
+	int n = it_bound_devices(bdf, 4), fd, added, refused;
 
 	KTAP_EXPECT(find_pci_device(TESTDEV_VENDOR, TESTDEV_DEVICE, other, sizeof(other)) == 0,
 		    "no pci-testdev (%s) in the guest", TESTDEV_ID);
-	added = write_file(DRIVER_DIR "/new_id", TESTDEV_ID);
-	refused = !is_bound(other);
+	added = it_write_file(IT_DRIVER_DIR "/new_id", TESTDEV_ID);
+	refused = !it_is_bound(other);
 	snprintf(said, sizeof(said), "%s: not an edu device", other);
 	if (added == 0)
-		KTAP_EXPECT(write_file(DRIVER_DIR "/remove_id", TESTDEV_ID) == 0,
+		KTAP_EXPECT(it_write_file(IT_DRIVER_DIR "/remove_id", TESTDEV_ID) == 0,
 			    "remove_id: %s", strerror(errno));
 	KTAP_EXPECT(added == 0, "new_id %s: %s", TESTDEV_ID, strerror(errno));
 	KTAP_EXPECT(refused, "the driver bound %s, which is not an edu device", other);
 	KTAP_EXPECT(klog_has(said) == 1, "no \"%s\" in the kernel log: probe did not look", said);
-	KTAP_EXPECT(bound_devices(bdf, 4) == n, "edu devices lost");
-	fd = dev_open(0, 0);
+	KTAP_EXPECT(it_bound_devices(bdf, 4) == n, "edu devices lost");
+	fd = it_dev_open(0, 0);
 	KTAP_EXPECT(fd >= 0, "open dev0: %s", strerror(errno));
-	added = irqdev_fire(fd, 10, 0, NULL);
+	added = it_fire(fd, 10, 0, NULL);
 	close(fd);
 	KTAP_EXPECT(added == 0, "fire after the refusal");
 	return KTAP_PASS;

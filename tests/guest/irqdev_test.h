@@ -4,7 +4,7 @@
  * /dev/demo_irqdev<n>, its statistics, firing interrupts, dropping a
  * capability, finding, unbinding and binding the PCI devices behind it
  * through sysfs, and a process spinning in user space on another CPU for
- * an interrupt to land in.
+ * an interrupt to land in. Its names begin with it_ (IT_ for macros).
  */
 #ifndef IRQAIO_IRQDEV_TEST_H
 #define IRQAIO_IRQDEV_TEST_H
@@ -27,7 +27,7 @@
 #include <irqaio/demo_irqdev.h>
 #include <ktap.h>
 
-#define DRIVER_DIR	"/sys/bus/pci/drivers/demo_irqdev"
+#define IT_DRIVER_DIR	"/sys/bus/pci/drivers/demo_irqdev"
 
 /*
  * timeout_ms for a FIRE or FACTORIAL that must succeed. The driver's
@@ -35,10 +35,10 @@
  * stalls for a second across 100000 interrupts; a lost interrupt still
  * fails the call, only later.
  */
-#define IRQDEV_WAIT_MS	20000
+#define IT_WAIT_MS	20000
 
 /* /dev/demo_irqdev<n>, read-write, with open(2) @flags added. */
-static inline int dev_open(int n, int flags)
+static inline int it_dev_open(int n, int flags)
 {
 	char path[64];
 
@@ -46,17 +46,17 @@ static inline int dev_open(int n, int flags)
 	return open(path, O_RDWR | flags);
 }
 
-static inline int get_stats(int fd, struct demo_irqdev_stats *s)
+static inline int it_get_stats(int fd, struct demo_irqdev_stats *s)
 {
 	memset(s, 0, sizeof(*s));
 	return ioctl(fd, DEMO_IRQDEV_IOC_STATS, s);
 }
 
 /* FIRE @count interrupts (@flags) and wait for them; how many were done in *@done. */
-static inline int irqdev_fire(int fd, unsigned int count, unsigned int flags, unsigned int *done)
+static inline int it_fire(int fd, unsigned int count, unsigned int flags, unsigned int *done)
 {
 	struct demo_irqdev_fire f = { .count = count, .flags = flags,
-				      .timeout_ms = IRQDEV_WAIT_MS };
+				      .timeout_ms = IT_WAIT_MS };
 	int ret = ioctl(fd, DEMO_IRQDEV_IOC_FIRE, &f);
 
 	if (done)
@@ -65,7 +65,7 @@ static inline int irqdev_fire(int fd, unsigned int count, unsigned int flags, un
 }
 
 /* Drop capability @cap from every set of this process (uid stays 0). */
-static inline int drop_capability(int cap)
+static inline int it_drop_capability(int cap)
 {
 	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
 	struct __user_cap_data_struct d[2];
@@ -80,7 +80,7 @@ static inline int drop_capability(int cap)
 }
 
 /* Write @s to a sysfs file in one write(2). */
-static inline int write_file(const char *path, const char *s)
+static inline int it_write_file(const char *path, const char *s)
 {
 	int fd = open(path, O_WRONLY);
 	ssize_t n;
@@ -93,7 +93,7 @@ static inline int write_file(const char *path, const char *s)
 }
 
 /* PCI address of /dev/demo_irqdev<n>: its misc device's parent. */
-static inline int dev_bdf(int n, char *bdf, size_t size)
+static inline int it_dev_bdf(int n, char *bdf, size_t size)
 {
 	char path[96], link[256], *base;
 	ssize_t len;
@@ -112,23 +112,23 @@ static inline int dev_bdf(int n, char *bdf, size_t size)
 }
 
 /* Whether the driver is bound to the PCI device at @bdf. */
-static inline int is_bound(const char *bdf)
+static inline int it_is_bound(const char *bdf)
 {
 	char path[128];
 	struct stat st;
 
-	snprintf(path, sizeof(path), DRIVER_DIR "/%s", bdf);
+	snprintf(path, sizeof(path), IT_DRIVER_DIR "/%s", bdf);
 	return lstat(path, &st) == 0;
 }
 
 /* Bound devices by PCI address, as the sysfs directory lists them (sorted). */
-static inline int bound_devices(char bdf[][16], int max)
+static inline int it_bound_devices(char bdf[][16], int max)
 {
 	glob_t g;
 	size_t i;
 	int n = 0;
 
-	if (glob(DRIVER_DIR "/0000:*", 0, NULL, &g))
+	if (glob(IT_DRIVER_DIR "/0000:*", 0, NULL, &g))
 		return 0;
 	for (i = 0; i < g.gl_pathc && n < max; i++)
 		snprintf(bdf[n++], 16, "%s", strrchr(g.gl_pathv[i], '/') + 1);
@@ -137,7 +137,7 @@ static inline int bound_devices(char bdf[][16], int max)
 }
 
 /* Run the calling thread on @cpu only. */
-static inline int pin_to(int cpu)
+static inline int it_pin_to(int cpu)
 {
 	cpu_set_t set;
 
@@ -151,33 +151,33 @@ static inline int pin_to(int cpu)
  * loop in the first of two shared pages. Its code first stores 1 to the
  * second page's first byte (PC-relative), then branches to itself for
  * ever: once that byte reads 1, an interrupt landing on that CPU while it
- * is in user mode finds it at exactly spinner_loop(), never on its way
+ * is in user mode finds it at exactly it_spinner_loop(), never on its way
  * there (the C code between fork() and the loop).
  */
-struct spinner {
+struct it_spinner {
 	unsigned char *page;
 	pid_t pid;
 };
 
 #if defined(__x86_64__)
 /* movb $1, 0xff9(%rip) (the flag: 0x1000 - 7); jmp . */
-#define SPINNER_CODE	{ 0xc6, 0x05, 0xf9, 0x0f, 0x00, 0x00, 0x01, 0xeb, 0xfe }
-#define SPINNER_LOOP_OFF	7
+#define IT_SPINNER_CODE	{ 0xc6, 0x05, 0xf9, 0x0f, 0x00, 0x00, 0x01, 0xeb, 0xfe }
+#define IT_SPINNER_LOOP_OFF	7
 #elif defined(__aarch64__)
 /* adr x0, .+0x1000 (the flag); mov w1, #1; strb w1, [x0]; b . (little-endian words) */
-#define SPINNER_CODE	{ 0x00, 0x80, 0x00, 0x10, 0x21, 0x00, 0x80, 0x52, \
+#define IT_SPINNER_CODE	{ 0x00, 0x80, 0x00, 0x10, 0x21, 0x00, 0x80, 0x52, \
 			  0x01, 0x00, 0x00, 0x39, 0x00, 0x00, 0x00, 0x14 }
-#define SPINNER_LOOP_OFF	12
+#define IT_SPINNER_LOOP_OFF	12
 #else
 #error "irqdev_test.h: no user-space spin loop for this architecture"
 #endif
 
-static inline uintptr_t spinner_loop(const struct spinner *s)
+static inline uintptr_t it_spinner_loop(const struct it_spinner *s)
 {
-	return (uintptr_t)s->page + SPINNER_LOOP_OFF;
+	return (uintptr_t)s->page + IT_SPINNER_LOOP_OFF;
 }
 
-static inline void spinner_stop(struct spinner *s)
+static inline void it_spinner_stop(struct it_spinner *s)
 {
 	int st;
 
@@ -192,9 +192,9 @@ static inline void spinner_stop(struct spinner *s)
 }
 
 /* Start the spinner on @cpu and wait until it is in its loop: 0, or -1 (said). */
-static inline int spinner_start(struct spinner *s, int cpu)
+static inline int it_spinner_start(struct it_spinner *s, int cpu)
 {
-	static const unsigned char spinner_code[] = SPINNER_CODE;
+	static const unsigned char spinner_code[] = IT_SPINNER_CODE;
 	double t0;
 
 	s->pid = -1;
@@ -210,13 +210,13 @@ static inline int spinner_start(struct spinner *s, int cpu)
 	s->pid = fork();
 	if (s->pid == 0) {
 		/* Never outlives the test, whichever way the test ends. */
-		if (prctl(PR_SET_PDEATHSIG, SIGKILL) || pin_to(cpu))
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) || it_pin_to(cpu))
 			_exit(1);
 		((void (*)(void))s->page)();
 	}
 	if (s->pid < 0) {
 		ktap_diag("spinner: fork: %s", strerror(errno));
-		spinner_stop(s);
+		it_spinner_stop(s);
 		return -1;
 	}
 	t0 = ktap_now();
@@ -225,7 +225,7 @@ static inline int spinner_start(struct spinner *s, int cpu)
 		usleep(1000);
 	if (!__atomic_load_n(s->page + 4096, __ATOMIC_ACQUIRE)) {
 		ktap_diag("the spinner never reached its loop on CPU %d", cpu);
-		spinner_stop(s);
+		it_spinner_stop(s);
 		return -1;
 	}
 	return 0;

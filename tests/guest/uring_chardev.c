@@ -46,15 +46,15 @@ static int write_read_back(struct ct_target *t, bool vectored, const struct iove
 	KTAP_EXPECT(io_uring_queue_init(8, &ring, 0) == 0, "queue_init");
 	ct_paths_begin(b);
 	if (vectored)
-		io_uring_prep_writev(sqe_for(&ring, 0), t->fd, wv, wn, off);
+		io_uring_prep_writev(uring_sqe_for(&ring, 0), t->fd, wv, wn, off);
 	else
-		io_uring_prep_write(sqe_for(&ring, 0), t->fd, wv[0].iov_base, len, off);
+		io_uring_prep_write(uring_sqe_for(&ring, 0), t->fd, wv[0].iov_base, len, off);
 	res = uring_one(&ring, CQE_WAIT_S);
 	KTAP_EXPECT(res == (long)len, "%s: %s res %ld", t->name, wop, res);
 	if (vectored)
-		io_uring_prep_readv(sqe_for(&ring, 0), t->fd, rv, rn, off);
+		io_uring_prep_readv(uring_sqe_for(&ring, 0), t->fd, rv, rn, off);
 	else
-		io_uring_prep_read(sqe_for(&ring, 0), t->fd, rv[0].iov_base, rv[0].iov_len, off);
+		io_uring_prep_read(uring_sqe_for(&ring, 0), t->fd, rv[0].iov_base, rv[0].iov_len, off);
 	res = uring_one(&ring, CQE_WAIT_S);
 	KTAP_EXPECT(res == (long)len, "%s: %s res %ld", t->name, rop, res);
 	KTAP_EXPECT(!memcmp(wv[0].iov_base, rv[0].iov_base, len), "%s: %s data differs", t->name,
@@ -160,10 +160,10 @@ static int fixed_on(struct ct_target *t)
 	ct_fill(b0, FIXED_LEN, 13);
 	memset(b1, 0xee, FIXED_LEN);
 	ct_paths_begin(&b);
-	io_uring_prep_write_fixed(sqe_for(&ring, 0), t->fd, b0 + 13, 4099, 20001, 0);
+	io_uring_prep_write_fixed(uring_sqe_for(&ring, 0), t->fd, b0 + 13, 4099, 20001, 0);
 	res = uring_one(&ring, CQE_WAIT_S);
 	KTAP_EXPECT(res == 4099, "%s: WRITE_FIXED res %ld", t->name, res);
-	io_uring_prep_read_fixed(sqe_for(&ring, 0), t->fd, b1 + 7, 3001, 20006, 1);
+	io_uring_prep_read_fixed(uring_sqe_for(&ring, 0), t->fd, b1 + 7, 3001, 20006, 1);
 	res = uring_one(&ring, CQE_WAIT_S);
 	KTAP_EXPECT(res == 3001, "%s: READ_FIXED res %ld", t->name, res);
 	KTAP_EXPECT(!memcmp(b1 + 7, b0 + 18, 3001), "%s: READ_FIXED data differs", t->name);
@@ -198,7 +198,7 @@ static int many_on(struct ct_target *t)
 	KTAP_EXPECT(io_uring_queue_init(RING_DEPTH, &ring, 0) == 0, "queue_init");
 	for (k = 0; k < RING_DEPTH; k++) {
 		res[k] = LONG_MIN;
-		io_uring_prep_write(sqe_for(&ring, k), t->fd, src + k * 1001, 1001, 30000 + k * 1001);
+		io_uring_prep_write(uring_sqe_for(&ring, k), t->fd, src + k * 1001, 1001, 30000 + k * 1001);
 	}
 	KTAP_EXPECT(uring_reap(&ring, RING_DEPTH, res, CQE_WAIT_S) == 0, "%s: 64 SQEs", t->name);
 	for (k = 0; k < RING_DEPTH; k++)
@@ -221,10 +221,10 @@ static int linked_on(struct ct_target *t)
 	ct_fill(src, sizeof(src), 15);
 	memset(dst, 0, sizeof(dst));
 	KTAP_EXPECT(io_uring_queue_init(8, &ring, 0) == 0, "queue_init");
-	sqe = sqe_for(&ring, 0);
+	sqe = uring_sqe_for(&ring, 0);
 	io_uring_prep_write(sqe, t->fd, src, sizeof(src), 100000);
 	sqe->flags |= IOSQE_IO_LINK;
-	io_uring_prep_read(sqe_for(&ring, 1), t->fd, dst, sizeof(dst), 100000);
+	io_uring_prep_read(uring_sqe_for(&ring, 1), t->fd, dst, sizeof(dst), 100000);
 	KTAP_EXPECT(uring_reap(&ring, 2, res, CQE_WAIT_S) == 0, "%s: linked pair", t->name);
 	KTAP_EXPECT(res[0] == 2500 && res[1] == 2500, "%s: write %ld read %ld", t->name, res[0], res[1]);
 	KTAP_EXPECT(!memcmp(src, dst, sizeof(src)), "%s: the linked read did not see the write", t->name);
@@ -248,20 +248,20 @@ static int end_on(struct ct_target *t)
 	KTAP_EXPECT(ct_put(t, end - 100, 100, 16) == 0, "put");
 	ct_fill(want, sizeof(want), 16);
 	KTAP_EXPECT(fixed_setup(&ring, &b0, &b1) == 0, "register buffers");
-	io_uring_prep_read(sqe_for(&ring, 0), t->fd, buf, sizeof(buf), end - 100);
+	io_uring_prep_read(uring_sqe_for(&ring, 0), t->fd, buf, sizeof(buf), end - 100);
 	res = uring_one(&ring, CQE_WAIT_S);
 	KTAP_EXPECT(res == 100 && !memcmp(buf, want, 100), "%s: READ across the end: %ld", t->name, res);
-	io_uring_prep_read(sqe_for(&ring, 0), t->fd, buf, sizeof(buf), end);
+	io_uring_prep_read(uring_sqe_for(&ring, 0), t->fd, buf, sizeof(buf), end);
 	res = uring_one(&ring, CQE_WAIT_S);
 	KTAP_EXPECT(res == 0, "%s: READ at the end: %ld", t->name, res);
-	io_uring_prep_read_fixed(sqe_for(&ring, 0), t->fd, b1, 1000, end - 10, 1);
+	io_uring_prep_read_fixed(uring_sqe_for(&ring, 0), t->fd, b1, 1000, end - 10, 1);
 	res = uring_one(&ring, CQE_WAIT_S);
 	KTAP_EXPECT(res == 10 && !memcmp(b1, want + 90, 10), "%s: READ_FIXED across the end: %ld",
 		    t->name, res);
-	io_uring_prep_write_fixed(sqe_for(&ring, 0), t->fd, b0, 100, end - 50, 0);
+	io_uring_prep_write_fixed(uring_sqe_for(&ring, 0), t->fd, b0, 100, end - 50, 0);
 	res = uring_one(&ring, CQE_WAIT_S);
 	KTAP_EXPECT(res == (t->dev ? 50 : 100), "%s: WRITE_FIXED across the end: %ld", t->name, res);
-	io_uring_prep_write(sqe_for(&ring, 0), t->fd, buf, 100, end);
+	io_uring_prep_write(uring_sqe_for(&ring, 0), t->fd, buf, 100, end);
 	res = uring_one(&ring, CQE_WAIT_S);
 	KTAP_EXPECT(res == (t->dev ? -ENOSPC : 100), "%s: WRITE at the end: %ld", t->name, res);
 	io_uring_queue_exit(&ring);
@@ -307,7 +307,7 @@ static int fault_on(struct ct_target *t)
 	ct_fill(m, pg, 18);
 	KTAP_EXPECT(mprotect(m + pg, pg, PROT_NONE) == 0, "mprotect");
 	KTAP_EXPECT(io_uring_queue_init(8, &ring, 0) == 0, "queue_init");
-	io_uring_prep_write(sqe_for(&ring, 0), t->fd, m, 2 * pg, 40000);
+	io_uring_prep_write(uring_sqe_for(&ring, 0), t->fd, m, 2 * pg, 40000);
 	res = uring_one(&ring, CQE_WAIT_S);
 	KTAP_EXPECT(res > 0 && res <= pg && (!t->dev || res >= pg - fault_slack()),
 		    "%s: WRITE into a fault: %ld (page %ld)", t->name, res, pg);
@@ -315,7 +315,7 @@ static int fault_on(struct ct_target *t)
 	KTAP_EXPECT(ct_holds(t, 40000, want, 2 * pg),
 		    "%s: the faulting WRITE changed bytes it did not report", t->name);
 	memset(m, 0xee, pg);
-	io_uring_prep_read(sqe_for(&ring, 0), t->fd, m, 2 * pg, 40000);
+	io_uring_prep_read(uring_sqe_for(&ring, 0), t->fd, m, 2 * pg, 40000);
 	res = uring_one(&ring, CQE_WAIT_S);
 	KTAP_EXPECT(res > 0 && res <= pg && (!t->dev || res >= pg - fault_slack()),
 		    "%s: READ into a fault: %ld (page %ld)", t->name, res, pg);
@@ -350,7 +350,7 @@ static int nowait_on(struct ct_target *t)
 	if (t->dev)
 		KTAP_EXPECT(ct_set_throttle(t->fd, CT_THROTTLE_MAX_MS) == 0, "throttle");
 	ct_paths_begin(&b);
-	sqe = sqe_for(&ring, 0);
+	sqe = uring_sqe_for(&ring, 0);
 	io_uring_prep_read(sqe, t->fd, buf, sizeof(buf), 0);
 	sqe->rw_flags = RWF_NOWAIT;
 	res = uring_one(&ring, CQE_WAIT_S);
@@ -369,7 +369,7 @@ static int nowait_on(struct ct_target *t)
 	}
 	ct_paths_begin(&b);
 	t0 = ktap_now();
-	io_uring_prep_read(sqe_for(&ring, 0), t->fd, buf, sizeof(buf), 0);
+	io_uring_prep_read(uring_sqe_for(&ring, 0), t->fd, buf, sizeof(buf), 0);
 	res = uring_one(&ring, CQE_WAIT_S);
 	KTAP_EXPECT(res == (long)sizeof(buf), "%s: READ that may block: %ld", t->name, res);
 	if (t->dev) {
@@ -383,7 +383,7 @@ static int nowait_on(struct ct_target *t)
 	}
 	ct_paths_begin(&b);
 	t0 = ktap_now();
-	io_uring_prep_write_fixed(sqe_for(&ring, 0), t->fd, b0, 777, 5000, 0);
+	io_uring_prep_write_fixed(uring_sqe_for(&ring, 0), t->fd, b0, 777, 5000, 0);
 	res = uring_one(&ring, CQE_WAIT_S);
 	KTAP_EXPECT(res == 777, "%s: WRITE_FIXED that may block: %ld", t->name, res);
 	if (t->dev) {
@@ -418,7 +418,7 @@ static int iopoll_on(struct ct_target *t)
 	r = io_uring_queue_init(8, &ring, IORING_SETUP_IOPOLL);
 	KTAP_EXPECT(r == 0, "IOPOLL ring: %s", strerror(-r));
 	ct_paths_begin(&b);
-	io_uring_prep_read(sqe_for(&ring, 0), t->fd, buf, sizeof(buf), 0);
+	io_uring_prep_read(uring_sqe_for(&ring, 0), t->fd, buf, sizeof(buf), 0);
 	res = uring_one(&ring, CQE_WAIT_S);
 	KTAP_EXPECT(res == -EOPNOTSUPP, "%s: IOPOLL READ: %ld, want -EOPNOTSUPP", t->name, res);
 	io_uring_queue_exit(&ring);

@@ -3,6 +3,7 @@
  * uring_test.h - what the io_uring tests share (liburing, linked
  * statically): an SQE tagged with the slot its result goes to, and the
  * prepared SQEs submitted with their completions reaped into those slots.
+ * Its names begin with uring_.
  */
 #ifndef IRQAIO_URING_TEST_H
 #define IRQAIO_URING_TEST_H
@@ -13,7 +14,7 @@
 #include <ktap.h>
 
 /* The next SQE of @ring, its user_data @tag: the slot of res[] its CQE fills. */
-static inline struct io_uring_sqe *sqe_for(struct io_uring *ring, __u64 tag)
+static inline struct io_uring_sqe *uring_sqe_for(struct io_uring *ring, __u64 tag)
 {
 	struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
 
