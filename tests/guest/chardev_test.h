@@ -20,7 +20,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <linux/userfaultfd.h>
 #include <poll.h>
 #include <signal.h>

@@ -54,7 +54,6 @@
 #include <fcntl.h>
 #include <libaio.h>
 #include <liburing.h>
-#include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/ioctl.h>
